@@ -1,0 +1,248 @@
+//! Diagnostics: values with a stable code, a machine-readable rule, a message
+//! and a location.
+
+use std::fmt;
+
+/// A stable diagnostic code such as `SPX-Z202`.
+///
+/// Codes named by the semaprax compiler keep its number; the ones this
+/// project chose are listed in `docs/DIAGNOSTICS.md`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Code(pub &'static str);
+
+impl Code {
+    /// Structural admission failure during derivation.
+    pub const Z202: Code = Code("SPX-Z202");
+    /// The derived schema document exceeded its byte budget.
+    pub const Z203: Code = Code("SPX-Z203");
+    /// A supplied schema document is not the exact replay of its source.
+    pub const Z204: Code = Code("SPX-Z204");
+    /// A value document is not canonical JSON.
+    pub const Z205: Code = Code("SPX-Z205");
+    /// A decode-time admission rule failed.
+    pub const Z206: Code = Code("SPX-Z206");
+
+    /// The code as text, e.g. `"SPX-Z202"`.
+    pub const fn as_str(self) -> &'static str {
+        self.0
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+/// How serious a diagnostic is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Severity {
+    /// A refusal.
+    Error,
+    /// Reported, but the operation goes on.
+    Warning,
+}
+
+/// Where a diagnostic happened.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub enum Location {
+    /// No particular place.
+    #[default]
+    None,
+    /// A place in a `.spx` (or other text) file: the path as the user gave
+    /// it, 1-based line and 1-based column counted in characters.
+    Source {
+        /// The path as the user wrote it.
+        path: String,
+        /// 1-based line.
+        line: u32,
+        /// 1-based column, in Unicode scalar values.
+        column: u32,
+    },
+    /// A whole file, with no finer position.
+    File {
+        /// The path as the user wrote it.
+        path: String,
+    },
+    /// An RFC 6901 JSON Pointer into a JSON document (`""` is the whole
+    /// document).
+    Pointer(String),
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Location::None => Ok(()),
+            Location::Source { path, line, column } => write!(f, "{path}:{line}:{column}"),
+            Location::File { path } => f.write_str(path),
+            Location::Pointer(p) => {
+                if p.is_empty() {
+                    f.write_str("(document root)")
+                } else {
+                    f.write_str(p)
+                }
+            }
+        }
+    }
+}
+
+/// One diagnostic.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Diagnostic {
+    /// Error or warning.
+    pub severity: Severity,
+    /// The stable code.
+    pub code: Code,
+    /// The machine-readable rule name, e.g. `type.field.unsupported`.
+    pub rule: &'static str,
+    /// The message. For the codes of FORMAT.md it is exactly the message the
+    /// specification gives.
+    pub message: String,
+    /// Where it happened.
+    pub location: Location,
+    /// Further explanation in words (an expectation fit to send back to a
+    /// model, a structural diff, a hint). Never part of the contract.
+    pub detail: Option<String>,
+}
+
+impl Diagnostic {
+    /// An error with the given code, rule and message and no location.
+    pub fn error(code: Code, rule: &'static str, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Error,
+            code,
+            rule,
+            message: message.into(),
+            location: Location::None,
+            detail: None,
+        }
+    }
+
+    /// A warning with the given code, rule and message and no location.
+    pub fn warning(code: Code, rule: &'static str, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(code, rule, message)
+        }
+    }
+
+    /// Sets the location.
+    pub fn at(mut self, location: Location) -> Self {
+        self.location = location;
+        self
+    }
+
+    /// Sets a JSON Pointer location.
+    pub fn at_pointer(self, pointer: impl Into<String>) -> Self {
+        self.at(Location::Pointer(pointer.into()))
+    }
+
+    /// Sets the detail text.
+    pub fn with_detail(mut self, detail: impl Into<String>) -> Self {
+        self.detail = Some(detail.into());
+        self
+    }
+
+    /// A Z202 derivation refusal for `rule`, with the message of FORMAT.md §4.
+    pub fn z202(rule: &'static str) -> Self {
+        Diagnostic::error(
+            Code::Z202,
+            rule,
+            format!("AgentInteractionSchema invariant failed: {rule}"),
+        )
+    }
+
+    /// The Z205 refusal (not canonical), with the message of FORMAT.md §7.
+    pub fn z205(rule: &'static str) -> Self {
+        Diagnostic::error(Code::Z205, rule, Z205_MESSAGE)
+    }
+
+    /// A Z206 refusal for `rule`, with the message of FORMAT.md §7.
+    pub fn z206(rule: &'static str) -> Self {
+        Diagnostic::error(
+            Code::Z206,
+            rule,
+            format!("AgentInteractionValue invariant failed: {rule}"),
+        )
+    }
+
+    /// True for errors.
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+
+    /// The diagnostic as one JSON object on one line (no trailing LF), with
+    /// the keys `severity`, `code`, `rule`, `message`, then the location
+    /// (`path`/`line`/`column` or `pointer`) and `detail` when present.
+    pub fn to_json_line(&self) -> String {
+        use crate::quote::quote_into;
+        let mut s = String::new();
+        s.push_str("{\"severity\":");
+        quote_into(
+            &mut s,
+            match self.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+            },
+        );
+        s.push_str(",\"code\":");
+        quote_into(&mut s, self.code.as_str());
+        s.push_str(",\"rule\":");
+        quote_into(&mut s, self.rule);
+        s.push_str(",\"message\":");
+        quote_into(&mut s, &self.message);
+        match &self.location {
+            Location::None => {}
+            Location::Source { path, line, column } => {
+                s.push_str(",\"path\":");
+                quote_into(&mut s, path);
+                s.push_str(&format!(",\"line\":{line},\"column\":{column}"));
+            }
+            Location::File { path } => {
+                s.push_str(",\"path\":");
+                quote_into(&mut s, path);
+            }
+            Location::Pointer(p) => {
+                s.push_str(",\"pointer\":");
+                quote_into(&mut s, p);
+            }
+        }
+        if let Some(d) = &self.detail {
+            s.push_str(",\"detail\":");
+            quote_into(&mut s, d);
+        }
+        s.push('}');
+        s
+    }
+}
+
+/// The Z205 message of FORMAT.md §7.
+pub const Z205_MESSAGE: &str =
+    "AgentInteractionValue is not canonical semaprax.agent-interaction-value.v1 JSON";
+
+/// The Z204 message of FORMAT.md §5.
+pub const Z204_MESSAGE: &str =
+    "AgentInteractionSchema is not the exact replay of its verified source";
+
+impl fmt::Display for Diagnostic {
+    /// `error[CODE]: message`, then `  --> location` and the detail on the
+    /// following lines when present.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sev = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        write!(f, "{sev}[{}]: {}", self.code, self.message)?;
+        if self.location != Location::None {
+            write!(f, "\n  --> {}", self.location)?;
+        }
+        if let Some(d) = &self.detail {
+            for line in d.lines() {
+                write!(f, "\n  = {line}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Diagnostic {}

@@ -1,0 +1,42 @@
+//! # spx-schema — the engine
+//!
+//! One library holds every stage, so that the macro, the build helper, the
+//! CLI and the runtime can never disagree:
+//!
+//! | stage | module |
+//! |---|---|
+//! | `.spx` lexing, parsing, declaration checks | [`source`] |
+//! | derivation of the type graph (SPX-Z202) | [`derive`] |
+//! | canonical schema document, revision, digest (Z203/Z204) | [`render`], [`schema`] |
+//! | source binding (snapshot, re-check) | [`binding`] |
+//! | strict decoding of value documents (Z205/Z206) | [`decode`] |
+//! | canonical encoding | [`encode`] |
+//!
+//! ```
+//! let module = spx_schema::source::read_module(
+//!     "geo.spx",
+//!     "module geo;\n@id(\"geo.point\")\nrecord Point {\n    @id(\"geo.point.x\")\n    x: i64,\n}\n",
+//! ).unwrap();
+//! let schema = spx_schema::Schema::derive(&module, "geo.point").unwrap();
+//! assert!(schema.document().starts_with("{\"schema\":\"semaprax.agent-interaction-schema.v1\""));
+//! ```
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod binding;
+pub mod decode;
+pub mod derive;
+pub mod diag;
+pub mod encode;
+pub mod graph;
+pub mod quote;
+pub mod render;
+pub mod scalar;
+pub mod schema;
+pub mod source;
+pub mod value;
+
+pub use diag::{Code, Diagnostic, Location, Severity};
+pub use graph::{Case, Field, FieldType, Repr, TypeGraph, TypeKind, TypeNode};
+pub use schema::Schema;
+pub use value::Value;

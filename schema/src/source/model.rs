@@ -1,0 +1,218 @@
+//! The checked model of one `.spx` module: every type declaration, exactly
+//! as far as derivation needs it. Everything else in the module is skipped.
+
+use crate::diag::Diagnostic;
+
+/// A position in the source: 1-based line and column (in characters).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Pos {
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column, in Unicode scalar values.
+    pub column: u32,
+}
+
+/// The kind of a modelled declaration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DeclKind {
+    /// `record`
+    Record,
+    /// `variant`
+    Variant,
+    /// `class`
+    Class,
+    /// `resource`
+    Resource,
+}
+
+impl DeclKind {
+    /// The keyword, also used in automatic identities (`auto:record:…`).
+    pub const fn keyword(self) -> &'static str {
+        match self {
+            DeclKind::Record => "record",
+            DeclKind::Variant => "variant",
+            DeclKind::Class => "class",
+            DeclKind::Resource => "resource",
+        }
+    }
+}
+
+/// A builtin type name in field position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Builtin {
+    /// `bool`
+    Bool,
+    /// `i32`
+    I32,
+    /// `i64`
+    I64,
+    /// `u8`
+    U8,
+    /// `usize`
+    Usize,
+    /// `string`
+    String,
+    /// `Bytes`
+    Bytes,
+    /// `char`
+    Char,
+    /// `f32`
+    F32,
+    /// `f64`
+    F64,
+    /// `str`
+    Str,
+}
+
+impl Builtin {
+    /// The builtin named `name`, if any.
+    pub fn from_name(name: &str) -> Option<Builtin> {
+        Some(match name {
+            "bool" => Builtin::Bool,
+            "i32" => Builtin::I32,
+            "i64" => Builtin::I64,
+            "u8" => Builtin::U8,
+            "usize" => Builtin::Usize,
+            "string" => Builtin::String,
+            "Bytes" => Builtin::Bytes,
+            "char" => Builtin::Char,
+            "f32" => Builtin::F32,
+            "f64" => Builtin::F64,
+            "str" => Builtin::Str,
+            _ => return None,
+        })
+    }
+
+    /// True for the Copy scalars of semaprax "Copy Variants"
+    /// (`bool i32 i64 u8 usize char f32 f64`).
+    pub const fn is_copy_scalar(self) -> bool {
+        !matches!(self, Builtin::String | Builtin::Bytes | Builtin::Str)
+    }
+}
+
+/// What a named type in field position refers to, once resolved.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Target {
+    /// A declaration of this module (or of the prelude), by index into
+    /// [`Module::decls`].
+    Decl(usize),
+    /// A `use type @id("…") … as Alias` import: not resolved by this
+    /// profile, it names a foreign stable id.
+    Alias {
+        /// The imported persistent id.
+        stable_id: String,
+    },
+    /// A type parameter of the enclosing declaration.
+    Param,
+}
+
+/// A type in field position.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum TypeExpr {
+    /// One of the builtins.
+    Builtin(Builtin),
+    /// A named type, possibly with type arguments (`Name<A, B>`).
+    Named {
+        /// The name as written.
+        name: String,
+        /// Its type arguments, possibly none.
+        args: Vec<TypeExpr>,
+        /// What it resolves to.
+        target: Target,
+    },
+    /// `[T; N]`
+    Array {
+        /// Element type.
+        elem: Box<TypeExpr>,
+        /// Length.
+        len: u64,
+    },
+    /// `Slice<T>`
+    Slice(Box<TypeExpr>),
+    /// `fn(A, B) -> R`
+    Fn {
+        /// Parameter types.
+        params: Vec<TypeExpr>,
+        /// Return type (`None` when omitted).
+        ret: Option<Box<TypeExpr>>,
+    },
+}
+
+/// One field of a record, class or variant case.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct FieldDecl {
+    /// The display name.
+    pub name: String,
+    /// The stable id: the explicit `@id`, or the automatic one.
+    pub stable_id: String,
+    /// True when the id came from an explicit `@id("…")`.
+    pub persistent: bool,
+    /// The field's type.
+    pub ty: TypeExpr,
+    /// Where the field's name is.
+    pub pos: Pos,
+}
+
+/// One case of a variant.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct CaseDecl {
+    /// The display name.
+    pub name: String,
+    /// The stable id: the explicit `@id`, or the automatic one.
+    pub stable_id: String,
+    /// True when the id came from an explicit `@id("…")`.
+    pub persistent: bool,
+    /// The payload fields (none for `B,`).
+    pub fields: Vec<FieldDecl>,
+    /// Where the case's name is.
+    pub pos: Pos,
+}
+
+/// One modelled type declaration.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct TypeDecl {
+    /// record, variant, class or resource.
+    pub kind: DeclKind,
+    /// The display name.
+    pub name: String,
+    /// The stable id: the explicit `@id`, the automatic one, or the
+    /// compiler-owned one for prelude types.
+    pub stable_id: String,
+    /// True for an explicit `@id` and for prelude types.
+    pub persistent: bool,
+    /// The type parameters, in order.
+    pub params: Vec<String>,
+    /// Fields of a record or class (classes keep only their fields).
+    pub fields: Vec<FieldDecl>,
+    /// Cases of a variant.
+    pub cases: Vec<CaseDecl>,
+    /// True for the compiler-owned `Option` and `Result`.
+    pub prelude: bool,
+    /// Where the declaration's name is (the default position for prelude
+    /// types).
+    pub pos: Pos,
+}
+
+/// One read and checked `.spx` module.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Module {
+    /// The path as the caller gave it (used in diagnostics).
+    pub path: String,
+    /// The module path from `module a.b.c;`.
+    pub name: String,
+    /// Every modelled declaration in source order, followed by the prelude
+    /// declarations (`Option`, `Result`).
+    pub decls: Vec<TypeDecl>,
+    /// Warnings (for example automatic identities).
+    pub warnings: Vec<Diagnostic>,
+}
+
+impl Module {
+    /// The declaration with this stable id.
+    pub fn decl_by_id(&self, stable_id: &str) -> Option<(usize, &TypeDecl)> {
+        self.decls
+            .iter()
+            .enumerate()
+            .find(|(_, d)| d.stable_id == stable_id)
+    }
+}
