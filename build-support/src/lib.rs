@@ -1,1 +1,641 @@
-//! spx-build
+//! # spx-build — derive Agent Interaction Schemas in `build.rs`
+//!
+//! `spx-build` reads semaprax `.spx` modules at build time, derives the
+//! canonical Agent Interaction Schema v1 of each configured root, writes the
+//! schema documents and their provider projections to `OUT_DIR`, and pins
+//! every root's digest in a committed `spx.lock` at the package root, so
+//! that a change to a type that an agent exchanges can never slip through a
+//! build unnoticed. It is a thin door onto the engine, `spx-schema`: the
+//! `spx_interaction!` macro and the `spx` CLI derive exactly the same bytes.
+//!
+//! ## From zero to a working build script
+//!
+//! `Cargo.toml`:
+//!
+//! ```toml
+//! [build-dependencies]
+//! spx-build = "0.1"
+//!
+//! [package.metadata.spx]
+//! sources = [{ path = "agents/planner.spx", roots = ["planner.proposal"] }]
+//! ```
+//!
+//! `build.rs`:
+//!
+//! ```no_run
+//! fn main() -> Result<(), spx_build::Error> {
+//!     spx_build::Config::from_metadata()?.compile()?;
+//!     Ok(())
+//! }
+//! ```
+//!
+//! or, without metadata, with the builder (the shape of `prost-build`):
+//!
+//! ```no_run
+//! fn main() -> Result<(), spx_build::Error> {
+//!     spx_build::Config::new()
+//!         .source("agents/planner.spx")
+//!         .root("planner.proposal")
+//!         .compile()?;
+//!     Ok(())
+//! }
+//! ```
+//!
+//! or the one-line convenience [`compile`]:
+//!
+//! ```no_run
+//! fn main() -> Result<(), spx_build::Error> {
+//!     spx_build::compile("agents/planner.spx", &["planner.proposal"])?;
+//!     Ok(())
+//! }
+//! ```
+//!
+//! The first `cargo build` creates `spx.lock` and `spx.lock.d/`: commit
+//! both. From then on:
+//!
+//! | situation | outcome |
+//! |---|---|
+//! | derived digest equals the pin | build goes on, nothing is written |
+//! | a root has no pin yet (or there is no `spx.lock`) | the pin is created |
+//! | a structural change (the digest moved) | the build fails with the drift explanation: pinned and derived digests and every change by stable id |
+//! | a display rename only | nothing changes: schema documents carry no names |
+//! | `SPX_UPDATE_PINS=1` | drifted pins are rewritten |
+//! | `CI` is set | nothing is ever written to the package; a missing lock or pin fails the build |
+//!
+//! A failed build leaves the previous `spx.lock` and `spx.lock.d/` exactly
+//! as they were: every root is derived and checked first, and the files are
+//! written only when everything passed, each atomically (temporary file and
+//! rename), the lock last.
+//!
+//! ## Outputs
+//!
+//! For each root `r`, in `$OUT_DIR/spx/` (see [`Config::out_dir`]):
+//! `<r>.schema.json` (the canonical document) and `<r>.<dialect>.json` for
+//! each provider projection (`draft2020`, `openai`, `anthropic`, `gemini`).
+//! A root id that is not made of `a-z 0-9 . _ -` is escaped in file names
+//! as [`spx_schema::lock::pin_file_stem`] does. Files are only written when
+//! their bytes change, so cargo does not rebuild what did not change.
+//!
+//! ## Cargo directives
+//!
+//! [`Config::compile`] prints `cargo:rerun-if-changed` for every source,
+//! for `spx.lock` (and for `Cargo.toml` when the configuration came from
+//! metadata), and `cargo:rerun-if-env-changed` for `SPX_UPDATE_PINS` and
+//! `CI`. Printing any `rerun-if-changed` replaces cargo's default (rerun
+//! when any file of the package changes): list your other inputs yourself
+//! if the build script has any.
+//!
+//! ## Environment
+//!
+//! * `CI`: set to anything but the empty string, `0` or `false` (any case),
+//!   the helper never writes into the package.
+//! * `SPX_UPDATE_PINS`: set likewise, drifted pins are rewritten (ignored,
+//!   with a note, when `CI` is set).
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod core;
+mod metadata;
+pub mod pin;
+
+use spx_schema::diag::{Code, Diagnostic, Location};
+use spx_schema::Schema;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+pub use crate::core::PinPolicy;
+
+/// A configuration problem (a root before any source, a source path that
+/// is not package-relative, an empty source).
+pub const BUILD_CONFIG: Code = Code("SPX-B001");
+/// `[package.metadata.spx]` is missing or malformed, or `cargo metadata`
+/// failed.
+pub const BUILD_METADATA: Code = Code("SPX-B002");
+/// An output could not be written to `OUT_DIR`.
+pub const BUILD_OUTPUT: Code = Code("SPX-B003");
+
+/// The hint every drift explanation ends with.
+pub const REPIN_HINT: &str = "re-pin with `SPX_UPDATE_PINS=1 cargo build` or `spx pin`";
+
+/// One `.spx` source and the roots derived from it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Source {
+    /// The path relative to the package root, `/`-separated.
+    pub path: String,
+    /// The roots' stable ids.
+    pub roots: Vec<String>,
+}
+
+/// What a build did for one root.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Compiled {
+    /// The source path as configured (package-relative).
+    pub source: String,
+    /// The root's stable id.
+    pub root: String,
+    /// The derived schema.
+    pub schema: Schema,
+    /// `$OUT_DIR/spx/<root>.schema.json`.
+    pub schema_path: PathBuf,
+    /// The provider projections written beside it: dialect name and path.
+    pub projections: Vec<(String, PathBuf)>,
+    /// What happened to the root's pin.
+    pub pin: pin::PinChange,
+}
+
+/// A failed build: every diagnostic found, in order.
+///
+/// `Display` writes each diagnostic as `error[CODE]: message` with its
+/// location and detail lines, separated by blank lines.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Error {
+    diagnostics: Vec<Diagnostic>,
+    printed: bool,
+}
+
+impl Error {
+    /// An error carrying `diagnostics`.
+    pub fn new(diagnostics: Vec<Diagnostic>) -> Error {
+        Error {
+            diagnostics,
+            printed: false,
+        }
+    }
+
+    /// Every diagnostic, in the order found.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
+    /// True when some diagnostic has this code.
+    pub fn has_code(&self, code: Code) -> bool {
+        self.diagnostics.iter().any(|d| d.code == code)
+    }
+}
+
+impl From<Vec<Diagnostic>> for Error {
+    fn from(diagnostics: Vec<Diagnostic>) -> Error {
+        Error::new(diagnostics)
+    }
+}
+
+impl From<Diagnostic> for Error {
+    fn from(d: Diagnostic) -> Error {
+        Error::new(vec![d])
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, d) in self.diagnostics.iter().enumerate() {
+            if i > 0 {
+                f.write_str("\n\n")?;
+            }
+            write!(f, "{d}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Error {
+    /// When the diagnostics were already printed to stderr by
+    /// [`Config::compile`] (so `fn main() -> Result<(), Error>` does not
+    /// print them twice), a one-line summary; otherwise the full text.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.printed {
+            write!(
+                f,
+                "spx-build failed with {} diagnostic(s), printed above",
+                self.diagnostics.len()
+            )
+        } else {
+            write!(f, "{self}")
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// The build configuration (a builder in the style of `prost-build`).
+///
+/// Every setter takes `&mut self` and returns `&mut Self`, so calls chain;
+/// [`Config::compile`] does the work.
+#[derive(Debug, Clone)]
+pub struct Config {
+    sources: Vec<Source>,
+    problems: Vec<Diagnostic>,
+    out_dir: Option<PathBuf>,
+    package_dir: Option<PathBuf>,
+    projections: bool,
+    cargo_output: bool,
+    policy: PinPolicy,
+    from_manifest: bool,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            sources: Vec::new(),
+            problems: Vec::new(),
+            out_dir: None,
+            package_dir: None,
+            projections: true,
+            cargo_output: true,
+            policy: PinPolicy::FromEnv,
+            from_manifest: false,
+        }
+    }
+}
+
+impl Config {
+    /// A configuration with no sources and every default: outputs in
+    /// `$OUT_DIR/spx`, the package at `$CARGO_MANIFEST_DIR`, projections on,
+    /// cargo directives and diagnostics printed, pin policy from the
+    /// environment.
+    ///
+    /// ```
+    /// let config = spx_build::Config::new();
+    /// assert!(config.sources().is_empty());
+    /// ```
+    pub fn new() -> Config {
+        Config::default()
+    }
+
+    /// A configuration read from `[package.metadata.spx]` in the
+    /// `Cargo.toml` of the package being built (`$CARGO_MANIFEST_DIR`),
+    /// through `cargo metadata`:
+    ///
+    /// ```toml
+    /// [package.metadata.spx]
+    /// sources = [
+    ///     { path = "agents/planner.spx", roots = ["planner.proposal", "planner.step"] },
+    /// ]
+    /// ```
+    ///
+    /// Unknown keys, a missing table, an empty `roots` list or a path that
+    /// is not package-relative are refused with SPX-B002. The returned
+    /// configuration also prints `cargo:rerun-if-changed` for `Cargo.toml`.
+    ///
+    /// ```no_run
+    /// // build.rs
+    /// fn main() -> Result<(), spx_build::Error> {
+    ///     spx_build::Config::from_metadata()?.compile()?;
+    ///     Ok(())
+    /// }
+    /// ```
+    pub fn from_metadata() -> Result<Config, Error> {
+        let dir = manifest_dir().map_err(Error::from)?;
+        Config::from_metadata_in(&dir)
+    }
+
+    /// [`Config::from_metadata`] for the package whose `Cargo.toml` is in
+    /// `package_dir`; also sets [`Config::package_dir`] to it.
+    ///
+    /// ```no_run
+    /// let config = spx_build::Config::from_metadata_in(std::path::Path::new("examples/agent-host"))?;
+    /// assert!(!config.sources().is_empty());
+    /// # Ok::<(), spx_build::Error>(())
+    /// ```
+    pub fn from_metadata_in(package_dir: &Path) -> Result<Config, Error> {
+        let sources = metadata::read_sources(package_dir)?;
+        let mut config = Config::new();
+        config.sources = sources;
+        config.package_dir = Some(package_dir.to_path_buf());
+        config.from_manifest = true;
+        Ok(config)
+    }
+
+    /// Adds a `.spx` source, relative to the package root and
+    /// `/`-separated. Roots given next with [`Config::root`] attach to it.
+    /// No source is configured by default.
+    ///
+    /// ```
+    /// let mut config = spx_build::Config::new();
+    /// config.source("agents/planner.spx").root("planner.proposal");
+    /// assert_eq!(config.sources()[0].path, "agents/planner.spx");
+    /// ```
+    pub fn source(&mut self, path: impl AsRef<Path>) -> &mut Self {
+        let raw = path.as_ref().to_string_lossy().replace('\\', "/");
+        match spx_schema::lock::source_problem(&raw) {
+            None => {}
+            Some(why) => self.problems.push(
+                Diagnostic::error(
+                    BUILD_CONFIG,
+                    "build.source_path",
+                    format!(
+                        "source path {} {why}",
+                        spx_schema::quote::quote(&raw)
+                    ),
+                )
+                .with_detail("give sources relative to the package root (the directory of Cargo.toml), e.g. `agents/planner.spx`"),
+            ),
+        }
+        self.sources.push(Source {
+            path: raw,
+            roots: Vec::new(),
+        });
+        self
+    }
+
+    /// Adds a root (a record or variant stable id) to the last source
+    /// given with [`Config::source`]. A root before any source is reported
+    /// by [`Config::compile`] (SPX-B001). No root is configured by default.
+    ///
+    /// ```
+    /// let mut config = spx_build::Config::new();
+    /// config
+    ///     .source("agents/planner.spx")
+    ///     .root("planner.proposal")
+    ///     .root("planner.observation");
+    /// assert_eq!(config.sources()[0].roots, ["planner.proposal", "planner.observation"]);
+    /// ```
+    pub fn root(&mut self, stable_id: impl Into<String>) -> &mut Self {
+        let id = stable_id.into();
+        match self.sources.last_mut() {
+            Some(s) => s.roots.push(id),
+            None => self.problems.push(Diagnostic::error(
+                BUILD_CONFIG,
+                "build.root_without_source",
+                format!(
+                    "root {} was given before any source; call `.source(\"…\")` first",
+                    spx_schema::quote::quote(&id)
+                ),
+            )),
+        }
+        self
+    }
+
+    /// Where the schema documents and projections go. Default:
+    /// `$OUT_DIR/spx`.
+    ///
+    /// ```
+    /// let mut config = spx_build::Config::new();
+    /// config.out_dir("target/spx-schemas");
+    /// ```
+    pub fn out_dir(&mut self, dir: impl Into<PathBuf>) -> &mut Self {
+        self.out_dir = Some(dir.into());
+        self
+    }
+
+    /// The package root: where sources are resolved and `spx.lock` lives.
+    /// Default: `$CARGO_MANIFEST_DIR`.
+    ///
+    /// ```
+    /// let mut config = spx_build::Config::new();
+    /// config.package_dir("examples/agent-host");
+    /// ```
+    pub fn package_dir(&mut self, dir: impl Into<PathBuf>) -> &mut Self {
+        self.package_dir = Some(dir.into());
+        self
+    }
+
+    /// Whether to write the provider projections beside each schema
+    /// document. Default: `true`.
+    ///
+    /// ```
+    /// let mut config = spx_build::Config::new();
+    /// config.projections(false);
+    /// ```
+    pub fn projections(&mut self, enabled: bool) -> &mut Self {
+        self.projections = enabled;
+        self
+    }
+
+    /// Whether [`Config::compile`] prints `cargo:` directives to stdout and
+    /// its diagnostics to stderr. Default: `true` (right for `build.rs`;
+    /// turn it off when calling from another tool).
+    ///
+    /// ```
+    /// let mut config = spx_build::Config::new();
+    /// config.cargo_output(false);
+    /// ```
+    pub fn cargo_output(&mut self, enabled: bool) -> &mut Self {
+        self.cargo_output = enabled;
+        self
+    }
+
+    /// How pins are treated. Default: [`PinPolicy::FromEnv`] (`CI` →
+    /// check only, `SPX_UPDATE_PINS=1` → update, otherwise create missing
+    /// pins and refuse drift).
+    ///
+    /// ```
+    /// let mut config = spx_build::Config::new();
+    /// config.pin_policy(spx_build::PinPolicy::Check);
+    /// ```
+    pub fn pin_policy(&mut self, policy: PinPolicy) -> &mut Self {
+        self.policy = policy;
+        self
+    }
+
+    /// The sources configured so far.
+    ///
+    /// ```
+    /// let mut config = spx_build::Config::new();
+    /// config.source("a.spx").root("a.root");
+    /// assert_eq!(config.sources().len(), 1);
+    /// ```
+    pub fn sources(&self) -> &[Source] {
+        &self.sources
+    }
+
+    /// Derives every root, writes the outputs, checks and maintains
+    /// `spx.lock`. On failure every diagnostic is printed to stderr (with
+    /// [`Config::cargo_output`] on) and returned; nothing is written into
+    /// the package and the previous lock stays as it was.
+    ///
+    /// ```no_run
+    /// let compiled = spx_build::Config::new()
+    ///     .source("agents/planner.spx")
+    ///     .root("planner.proposal")
+    ///     .compile()?;
+    /// println!("{}", compiled[0].schema.digest());
+    /// # Ok::<(), spx_build::Error>(())
+    /// ```
+    pub fn compile(&self) -> Result<Vec<Compiled>, Error> {
+        let result = self.compile_inner();
+        match result {
+            Ok(c) => Ok(c),
+            Err(mut e) => {
+                if self.cargo_output {
+                    eprintln!("{e}");
+                    e.printed = true;
+                }
+                Err(e)
+            }
+        }
+    }
+
+    fn compile_inner(&self) -> Result<Vec<Compiled>, Error> {
+        let package_dir = match &self.package_dir {
+            Some(d) => d.clone(),
+            None => manifest_dir()?,
+        };
+        if self.cargo_output {
+            for s in &self.sources {
+                println!(
+                    "cargo:rerun-if-changed={}",
+                    package_dir.join(&s.path).display()
+                );
+            }
+            println!(
+                "cargo:rerun-if-changed={}",
+                package_dir.join(spx_schema::lock::LOCK_FILE).display()
+            );
+            if self.from_manifest {
+                println!(
+                    "cargo:rerun-if-changed={}",
+                    package_dir.join("Cargo.toml").display()
+                );
+            }
+            println!("cargo:rerun-if-env-changed=SPX_UPDATE_PINS");
+            println!("cargo:rerun-if-env-changed=CI");
+        }
+        let mut problems = self.problems.clone();
+        for s in &self.sources {
+            if s.roots.is_empty() {
+                problems.push(Diagnostic::error(
+                    BUILD_CONFIG,
+                    "build.source_without_roots",
+                    format!(
+                        "source {} has no root; add `.root(\"…\")` after it",
+                        spx_schema::quote::quote(&s.path)
+                    ),
+                ));
+            }
+        }
+        if !problems.is_empty() {
+            return Err(Error::new(problems));
+        }
+        let policy = self.policy.resolve();
+        let out_dir = match &self.out_dir {
+            Some(d) => d.clone(),
+            None => match std::env::var_os("OUT_DIR") {
+                Some(d) => PathBuf::from(d).join("spx"),
+                None => {
+                    return Err(Error::new(vec![Diagnostic::error(
+                        BUILD_CONFIG,
+                        "build.out_dir",
+                        "OUT_DIR is not set: call this from build.rs or set `.out_dir(..)`",
+                    )]))
+                }
+            },
+        };
+        let derived = core::derive_all(&package_dir, &self.sources)?;
+        let plan = core::reconcile(&package_dir, &derived, &policy, core::Scope::Configured)?;
+        // Outputs first (they never touch the package), then the pins.
+        let mut compiled = Vec::with_capacity(derived.len());
+        for d in &derived {
+            let (schema_path, projections) =
+                write_outputs(&out_dir, &d.schema, self.projections, self.cargo_output)?;
+            compiled.push(Compiled {
+                source: d.source.clone(),
+                root: d.schema.root_type_id().to_owned(),
+                schema: d.schema.clone(),
+                schema_path,
+                projections,
+                pin: plan.change_of(&d.source, d.schema.root_type_id()),
+            });
+        }
+        if self.cargo_output {
+            if let Some(note) = policy.note {
+                println!("cargo:warning={note}");
+            }
+            for c in &compiled {
+                match &c.pin {
+                    pin::PinChange::Created => println!(
+                        "cargo:warning=spx: pinned {} in spx.lock ({}); commit spx.lock and spx.lock.d/",
+                        c.root,
+                        c.schema.digest()
+                    ),
+                    pin::PinChange::Updated { from } => println!(
+                        "cargo:warning=spx: re-pinned {} in spx.lock ({from} -> {}); commit spx.lock and spx.lock.d/",
+                        c.root,
+                        c.schema.digest()
+                    ),
+                    _ => {}
+                }
+            }
+        }
+        core::apply(&package_dir, &plan)?;
+        Ok(compiled)
+    }
+}
+
+/// Derives `roots` of one `source` with every default (the one-line
+/// convenience for the common case): same as
+/// `Config::new().source(source).root(..)….compile()`.
+///
+/// ```no_run
+/// // build.rs
+/// fn main() -> Result<(), spx_build::Error> {
+///     spx_build::compile("agents/planner.spx", &["planner.proposal"])?;
+///     Ok(())
+/// }
+/// ```
+pub fn compile(source: impl AsRef<Path>, roots: &[&str]) -> Result<Vec<Compiled>, Error> {
+    let mut config = Config::new();
+    config.source(source);
+    for r in roots {
+        config.root(*r);
+    }
+    config.compile()
+}
+
+fn manifest_dir() -> Result<PathBuf, Diagnostic> {
+    std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(PathBuf::from)
+        .ok_or_else(|| {
+            Diagnostic::error(
+                BUILD_CONFIG,
+                "build.package_dir",
+                "CARGO_MANIFEST_DIR is not set: call this from build.rs or set `.package_dir(..)`",
+            )
+        })
+}
+
+fn output_error(path: &Path, e: &std::io::Error) -> Diagnostic {
+    Diagnostic::error(
+        BUILD_OUTPUT,
+        "build.output",
+        format!("cannot write `{}`: {e}", path.display()),
+    )
+    .at(Location::File {
+        path: path.display().to_string(),
+    })
+}
+
+type Outputs = (PathBuf, Vec<(String, PathBuf)>);
+
+fn write_outputs(
+    out_dir: &Path,
+    schema: &Schema,
+    projections: bool,
+    cargo_output: bool,
+) -> Result<Outputs, Error> {
+    std::fs::create_dir_all(out_dir).map_err(|e| Error::from(output_error(out_dir, &e)))?;
+    let stem = spx_schema::lock::pin_file_stem(schema.root_type_id());
+    let schema_path = out_dir.join(format!("{stem}.schema.json"));
+    spx_schema::lock::write_atomic(&schema_path, schema.document().as_bytes())
+        .map_err(|e| Error::from(output_error(&schema_path, &e)))?;
+    let mut written = Vec::new();
+    if projections {
+        let (documents, warnings) = core::projections(schema);
+        if cargo_output {
+            for w in warnings {
+                println!(
+                    "cargo:warning=spx: no {} projection written: {}",
+                    w.rule.split('.').next().unwrap_or("provider"),
+                    w.to_string().replace('\n', " ")
+                );
+            }
+        }
+        for (dialect, document) in documents {
+            let path = out_dir.join(format!("{stem}.{dialect}.json"));
+            spx_schema::lock::write_atomic(&path, document.as_bytes())
+                .map_err(|e| Error::from(output_error(&path, &e)))?;
+            written.push((dialect, path));
+        }
+    }
+    Ok((schema_path, written))
+}

@@ -1,11 +1,340 @@
 //! Canonical encoding of values (FORMAT.md §6).
+//!
+//! [`encode`] is the exact inverse of [`crate::decode::decode`]: for every
+//! value it accepts, `decode(schema, encode(schema, v)) == v`. It refuses a
+//! value that does not fit the schema with the SPX-Z206 rule and the JSON
+//! Pointer the decoder would report for the same defect (see
+//! `docs/DECODING.md`).
 
 use crate::diag::Diagnostic;
+use crate::graph::{limits, Field, FieldType, Repr, TypeGraph, TypeKind};
+use crate::quote::{push_pointer_token, quote_into};
+use crate::scalar::{signed_fits, unsigned_fits};
 use crate::schema::Schema;
 use crate::value::Value;
 
+/// Rule of the encoder-only refusal of a field list that holds every
+/// declared field but not exactly once each in declaration order
+/// (misordered or duplicated). The decoder never produces such a value.
+pub const RULE_FIELDS_ORDER: &str = "value.fields.order";
+
 /// Encodes `value` as the canonical value document of `schema`, LF included.
+///
+/// Refuses a value that does not fit the root type (SPX-Z206 with the
+/// decoder's rule and pointer) and a document over 65536 bytes (SPX-Z206
+/// `document_bytes`, pointer `""`).
+///
+/// ```
+/// # use spx_schema::{*, graph::*};
+/// let graph = TypeGraph { types: vec![TypeNode {
+///     stable_id: "p".into(), name: "P".into(),
+///     kind: TypeKind::Record { fields: vec![Field {
+///         stable_id: "p.x".into(), name: "x".into(), ty: FieldType::Scalar(Repr::I64) }] },
+/// }]};
+/// let schema = Schema::from_graph(graph).unwrap();
+/// let doc = spx_schema::encode::encode(&schema, &Value::Record(vec![("p.x".into(), Value::I64(-7))])).unwrap();
+/// assert!(doc.ends_with(",\"value\":{\"fields\":{\"p.x\":\"-7\"}}}\n"));
+/// ```
 pub fn encode(schema: &Schema, value: &Value) -> Result<String, Diagnostic> {
-    let _ = (schema, value);
-    Err(Diagnostic::z206("todo"))
+    let out = render_document(schema, value)?;
+    if out.len() > limits::MAX_DOCUMENT_BYTES {
+        return Err(Diagnostic::z206("document_bytes")
+            .at_pointer("")
+            .with_detail(format!(
+                "the canonical document would be {} bytes; at most {} are allowed",
+                out.len(),
+                limits::MAX_DOCUMENT_BYTES
+            )));
+    }
+    Ok(out)
+}
+
+/// The canonical document of `value`, without the document size bound.
+pub(crate) fn render_document(schema: &Schema, value: &Value) -> Result<String, Diagnostic> {
+    let mut out = String::with_capacity(256);
+    out.push_str("{\"schema\":\"");
+    out.push_str(limits::VALUE_ID);
+    out.push_str("\",\"root_type_id\":");
+    quote_into(&mut out, schema.root_type_id());
+    out.push_str(",\"schema_digest\":");
+    quote_into(&mut out, schema.digest());
+    out.push_str(",\"value\":");
+    encode_value_into(&mut out, schema, value)?;
+    out.push_str("}\n");
+    Ok(out)
+}
+
+/// Appends only the `<VALUE>` part of the canonical document (the root
+/// type's value) to `out`. Pointers in diagnostics start with `/value`, as
+/// in a whole document. The 65536-byte document bound is not checked here
+/// (it applies to the whole document; [`encode`] checks it). On error,
+/// `out` may hold a partial rendering.
+pub fn encode_value_into(out: &mut String, schema: &Schema, value: &Value) -> Result<(), Diagnostic> {
+    let graph = schema.graph();
+    let mut ptr = String::from("/value");
+    write_type(out, graph, graph.root_index(), value, 0, &mut ptr)
+}
+
+/// One valid, illustrative value of `schema`'s root type: the first case of
+/// every variant, and non-trivial in-bounds scalars (`true`, `42` for
+/// `i32`, `-1234567890123` for `i64`, `200` for `u8`, `9007199254740993`
+/// (2^53 + 1) for `u64`, `"example"` and `[0, 1, 255]`).
+///
+/// For a derived graph the result always encodes. For a hand-built graph
+/// whose every value would nest deeper than 16 (a record that contains
+/// itself), the value is cut off with an empty record at that depth.
+pub fn example(schema: &Schema) -> Value {
+    let graph = schema.graph();
+    example_type(graph, graph.root_index(), 0)
+}
+
+fn example_type(graph: &TypeGraph, t: usize, depth: usize) -> Value {
+    let Some(node) = graph.types.get(t) else {
+        return Value::Record(Vec::new());
+    };
+    if depth > limits::MAX_DEPTH {
+        return Value::Record(Vec::new());
+    }
+    let fields = |fs: &[Field]| -> Vec<(String, Value)> {
+        fs.iter()
+            .map(|f| {
+                let v = match f.ty {
+                    FieldType::Scalar(r) => example_scalar(r),
+                    FieldType::Nested(i) => example_type(graph, i, depth + 1),
+                };
+                (f.stable_id.clone(), v)
+            })
+            .collect()
+    };
+    match &node.kind {
+        TypeKind::Record { fields: fs } => Value::Record(fields(fs)),
+        TypeKind::Variant { cases } => match cases.first() {
+            Some(c) => Value::Variant {
+                case: c.stable_id.clone(),
+                fields: fields(&c.fields),
+            },
+            None => Value::Variant {
+                case: String::new(),
+                fields: Vec::new(),
+            },
+        },
+    }
+}
+
+fn example_scalar(r: Repr) -> Value {
+    match r {
+        Repr::Bool => Value::Bool(true),
+        Repr::I32 => Value::I64(42),
+        Repr::I64 => Value::I64(-1_234_567_890_123),
+        Repr::U8 => Value::U64(200),
+        Repr::U64 => Value::U64((1u64 << 53) + 1),
+        Repr::String => Value::String("example".to_owned()),
+        Repr::Bytes => Value::Bytes(vec![0, 1, 255]),
+    }
+}
+
+fn err_at(rule: &'static str, ptr: &str) -> Diagnostic {
+    Diagnostic::z206(rule).at_pointer(ptr)
+}
+
+fn kind_name(v: &Value) -> &'static str {
+    match v {
+        Value::Bool(_) => "Value::Bool",
+        Value::I64(_) => "Value::I64",
+        Value::U64(_) => "Value::U64",
+        Value::String(_) => "Value::String",
+        Value::Bytes(_) => "Value::Bytes",
+        Value::Record(_) => "Value::Record",
+        Value::Variant { .. } => "Value::Variant",
+    }
+}
+
+fn wrong_kind(ptr: &str, expected: &str, v: &Value) -> Diagnostic {
+    err_at("value.representation", ptr).with_detail(format!(
+        "expected {expected}, found {}",
+        kind_name(v)
+    ))
+}
+
+/// Writes the value of type `t` at `depth`; `ptr` is its JSON Pointer and
+/// is restored before returning `Ok`.
+pub(crate) fn write_type(
+    out: &mut String,
+    graph: &TypeGraph,
+    t: usize,
+    value: &Value,
+    depth: usize,
+    ptr: &mut String,
+) -> Result<(), Diagnostic> {
+    if depth > limits::MAX_DEPTH {
+        return Err(err_at("value.max_depth", ptr));
+    }
+    let Some(node) = graph.types.get(t) else {
+        return Err(err_at("value.representation", ptr));
+    };
+    match (&node.kind, value) {
+        (TypeKind::Record { fields }, Value::Record(vals)) => {
+            out.push_str("{\"fields\":");
+            let len = ptr.len();
+            ptr.push_str("/fields");
+            write_fields(out, graph, fields, vals, depth, ptr)?;
+            ptr.truncate(len);
+            out.push('}');
+            Ok(())
+        }
+        (TypeKind::Record { .. }, v) => Err(wrong_kind(ptr, "Value::Record", v)),
+        (TypeKind::Variant { cases }, Value::Variant { case, fields: vals }) => {
+            let Some(c) = cases.iter().find(|c| c.stable_id == *case) else {
+                let mut p = ptr.clone();
+                p.push_str("/case");
+                return Err(err_at("value.case", &p).with_detail(format!(
+                    "`{case}` is not a declared case of `{}`",
+                    node.stable_id
+                )));
+            };
+            out.push_str("{\"case\":");
+            quote_into(out, case);
+            out.push_str(",\"fields\":");
+            let len = ptr.len();
+            ptr.push_str("/fields");
+            write_fields(out, graph, &c.fields, vals, depth, ptr)?;
+            ptr.truncate(len);
+            out.push('}');
+            Ok(())
+        }
+        (TypeKind::Variant { .. }, v) => Err(wrong_kind(ptr, "Value::Variant", v)),
+    }
+}
+
+/// Writes a `{…}` fields object; `ptr` points at it.
+fn write_fields(
+    out: &mut String,
+    graph: &TypeGraph,
+    decl: &[Field],
+    vals: &[(String, Value)],
+    depth: usize,
+    ptr: &mut String,
+) -> Result<(), Diagnostic> {
+    let exact = vals.len() == decl.len()
+        && decl
+            .iter()
+            .zip(vals)
+            .all(|(f, (id, _))| f.stable_id == *id);
+    if !exact {
+        // The decoder's order: first an undeclared field, then per declared
+        // field in order (so an earlier field's error wins).
+        if let Some((id, _)) = vals
+            .iter()
+            .find(|(id, _)| !decl.iter().any(|f| f.stable_id == *id))
+        {
+            let mut p = ptr.clone();
+            push_pointer_token(&mut p, id);
+            return Err(err_at("value.fields.unknown", &p));
+        }
+    }
+    out.push('{');
+    for (j, f) in decl.iter().enumerate() {
+        if j > 0 {
+            out.push(',');
+        }
+        let len = ptr.len();
+        push_pointer_token(ptr, &f.stable_id);
+        let v = match vals.get(j) {
+            Some((id, v)) if *id == f.stable_id => v,
+            _ => {
+                let rule = if vals.iter().any(|(id, _)| *id == f.stable_id) {
+                    RULE_FIELDS_ORDER
+                } else {
+                    "value.fields.missing"
+                };
+                return Err(err_at(rule, ptr));
+            }
+        };
+        quote_into(out, &f.stable_id);
+        out.push(':');
+        match f.ty {
+            FieldType::Scalar(r) => write_scalar(out, r, v, ptr)?,
+            FieldType::Nested(i) => write_type(out, graph, i, v, depth + 1, ptr)?,
+        }
+        ptr.truncate(len);
+    }
+    if let Some((id, _)) = vals.get(decl.len()) {
+        let mut p = ptr.clone();
+        push_pointer_token(&mut p, id);
+        return Err(err_at(RULE_FIELDS_ORDER, &p).with_detail("a field appears more than once"));
+    }
+    out.push('}');
+    Ok(())
+}
+
+/// Appends the decimal digits of `n`.
+pub(crate) fn push_u64(out: &mut String, mut n: u64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &buf[i..] {
+        out.push(d as char);
+    }
+}
+
+fn write_scalar(out: &mut String, r: Repr, v: &Value, ptr: &str) -> Result<(), Diagnostic> {
+    match (r, v) {
+        (Repr::Bool, Value::Bool(b)) => out.push_str(if *b { "true" } else { "false" }),
+        (Repr::I32 | Repr::I64, Value::I64(n)) => {
+            if !signed_fits(r, *n) {
+                return Err(err_at("value.integer_range", ptr));
+            }
+            out.push('"');
+            if *n < 0 {
+                out.push('-');
+            }
+            push_u64(out, n.unsigned_abs());
+            out.push('"');
+        }
+        (Repr::U8 | Repr::U64, Value::U64(n)) => {
+            if !unsigned_fits(r, *n) {
+                return Err(err_at("value.integer_range", ptr));
+            }
+            out.push('"');
+            push_u64(out, *n);
+            out.push('"');
+        }
+        (Repr::String, Value::String(s)) => {
+            if s.len() > limits::MAX_STRING_BYTES {
+                return Err(err_at("value.string_bytes", ptr));
+            }
+            quote_into(out, s);
+        }
+        (Repr::Bytes, Value::Bytes(b)) => {
+            if b.len() > limits::MAX_BYTES_LEN {
+                return Err(err_at("value.bytes_length", ptr));
+            }
+            out.push('[');
+            for (i, &x) in b.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                push_u64(out, u64::from(x));
+            }
+            out.push(']');
+        }
+        (r, v) => {
+            let expected = match r {
+                Repr::Bool => "Value::Bool",
+                Repr::I32 | Repr::I64 => "Value::I64",
+                Repr::U8 | Repr::U64 => "Value::U64",
+                Repr::String => "Value::String",
+                Repr::Bytes => "Value::Bytes",
+            };
+            return Err(wrong_kind(ptr, expected, v));
+        }
+    }
+    Ok(())
 }

@@ -11,6 +11,10 @@
 //! | source binding (snapshot, re-check) | [`binding`] |
 //! | strict decoding of value documents (Z205/Z206) | [`decode`] |
 //! | canonical encoding | [`encode`] |
+//! | provider projections and dialect adapters | [`project`] |
+//! | admission of raw provider output | [`admit`] |
+//! | `spx.lock` pins and pinned documents | [`lock`] |
+//! | structural diff by stable id, drift messages | [`diff`] |
 //!
 //! ```
 //! let module = spx_schema::source::read_module(
@@ -23,12 +27,18 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod admit;
 pub mod binding;
+#[cfg(feature = "codegen")]
+pub mod codegen;
 pub mod decode;
 pub mod derive;
 pub mod diag;
+pub mod diff;
 pub mod encode;
 pub mod graph;
+pub mod lock;
+pub mod project;
 pub mod quote;
 pub mod render;
 pub mod scalar;

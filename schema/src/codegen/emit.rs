@@ -1,0 +1,622 @@
+//! Stage 4: expansion. Turns checked schemas (one per root, with display
+//! names) into Rust items.
+
+use super::names::{camel, ident, snake};
+use crate::graph::{Field, FieldType, Repr, TypeKind, TypeNode};
+use crate::quote::quote as q;
+use crate::schema::Schema;
+use proc_macro2::{Ident, Literal, TokenStream};
+use quote::{format_ident, quote};
+use std::collections::HashMap;
+
+/// A display name that cannot become a Rust identifier, or two that
+/// collide. `stable_id` names the declaration, field or case at fault.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NameError {
+    /// The stable id whose name is at fault.
+    pub stable_id: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// What a generated root carries beyond its schema.
+#[derive(Debug, Clone)]
+pub struct RootExtras {
+    /// The draft 2020-12 projection (`PROVIDER_JSON_SCHEMA`).
+    pub provider_json_schema: String,
+}
+
+struct Ctx<'a> {
+    rt: &'a syn::Path,
+    /// Rust type ident per stable id.
+    types: HashMap<&'a str, Ident>,
+}
+
+/// Generates the items for `schemas` (the roots of one module, in order).
+/// Types shared between roots are generated once; every type keeps the
+/// name of its declaration.
+pub fn generate(
+    schemas: &[(Schema, RootExtras)],
+    rt: &syn::Path,
+) -> Result<TokenStream, Vec<NameError>> {
+    let mut order: Vec<(&Schema, &TypeNode)> = Vec::new();
+    for (s, _) in schemas {
+        for t in &s.graph().types {
+            if !order.iter().any(|(_, o)| o.stable_id == t.stable_id) {
+                order.push((s, t));
+            }
+        }
+    }
+    let mut errors = Vec::new();
+    let mut ctx = Ctx {
+        rt,
+        types: HashMap::new(),
+    };
+    let mut taken: HashMap<String, &str> = HashMap::new();
+    for (_, t) in &order {
+        let rust = camel(&t.name);
+        match name_ident(&t.stable_id, &t.name, &rust, "type") {
+            Ok(id) => {
+                if let Some(other) = taken.insert(id.to_string(), &t.stable_id) {
+                    errors.push(NameError {
+                        stable_id: t.stable_id.clone(),
+                        message: format!(
+                            "the types `{other}` and `{}` would both be named `{id}` in Rust",
+                            t.stable_id
+                        ),
+                    });
+                }
+                ctx.types.insert(&t.stable_id, id);
+            }
+            Err(e) => errors.push(e),
+        }
+    }
+    let mut items = TokenStream::new();
+    for (s, t) in &order {
+        match type_items(&ctx, s, t) {
+            Ok(ts) => items.extend(ts),
+            Err(mut e) => errors.append(&mut e),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    for (s, extras) in schemas {
+        items.extend(root_items(&ctx, s, extras));
+    }
+    Ok(items)
+}
+
+fn name_ident(stable_id: &str, name: &str, rust: &str, what: &str) -> Result<Ident, NameError> {
+    if name.is_empty() {
+        return Err(NameError {
+            stable_id: stable_id.to_owned(),
+            message: format!("the {what} `{stable_id}` has no display name"),
+        });
+    }
+    ident(name, rust).map_err(|message| NameError {
+        stable_id: stable_id.to_owned(),
+        message: format!("{message} (the {what} `{stable_id}`)"),
+    })
+}
+
+/// Field idents, refusing invalid names and collisions within one list.
+fn field_idents(fields: &[Field]) -> Result<Vec<Ident>, Vec<NameError>> {
+    let mut out = Vec::with_capacity(fields.len());
+    let mut errors = Vec::new();
+    for f in fields {
+        match name_ident(&f.stable_id, &f.name, &snake(&f.name), "field") {
+            Ok(id) => {
+                let s = id.to_string();
+                if let Some((prev, _)) = fields
+                    .iter()
+                    .zip(out.iter())
+                    .find(|(_, o): &(&Field, &Ident)| o.to_string() == s)
+                {
+                    errors.push(NameError {
+                        stable_id: f.stable_id.clone(),
+                        message: format!(
+                            "the fields `{}` and `{}` would both be named `{s}` in Rust",
+                            prev.stable_id, f.stable_id
+                        ),
+                    });
+                }
+                out.push(id);
+            }
+            Err(e) => {
+                errors.push(e);
+                out.push(format_ident!("__spx_invalid_{}", out.len()));
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(errors)
+    }
+}
+
+fn doc(text: String) -> TokenStream {
+    let text = format!(" {text}");
+    quote!(#[doc = #text])
+}
+
+fn repr_doc(schema: &Schema, ty: FieldType) -> String {
+    match ty {
+        FieldType::Scalar(Repr::U64) => "`u64` (`.spx` `usize`)".to_owned(),
+        FieldType::Scalar(Repr::String) => "`string`, at most 4096 UTF-8 bytes".to_owned(),
+        FieldType::Scalar(Repr::Bytes) => "`Bytes`, at most 4096 elements".to_owned(),
+        FieldType::Scalar(r) => format!("`{}`", r.name()),
+        FieldType::Nested(i) => format!(
+            "nested `{}`",
+            schema.graph().types.get(i).map_or("?", |t| t.stable_id.as_str())
+        ),
+    }
+}
+
+impl Ctx<'_> {
+    fn nested(&self, schema: &Schema, i: usize) -> TokenStream {
+        match schema
+            .graph()
+            .types
+            .get(i)
+            .and_then(|t| self.types.get(t.stable_id.as_str()))
+        {
+            Some(id) => quote!(#id),
+            // Unreachable for a derived graph (every nested index is in range
+            // and was named above); keep the expansion well-formed anyway.
+            None => quote!(()),
+        }
+    }
+
+    fn rust_type(&self, schema: &Schema, ty: FieldType) -> TokenStream {
+        match ty {
+            FieldType::Scalar(r) => match r {
+                Repr::Bool => quote!(bool),
+                Repr::I32 => quote!(i32),
+                Repr::I64 => quote!(i64),
+                Repr::U8 => quote!(u8),
+                Repr::U64 => quote!(u64),
+                Repr::String => quote!(::std::string::String),
+                Repr::Bytes => quote!(::std::vec::Vec<u8>),
+            },
+            FieldType::Nested(i) => self.nested(schema, i),
+        }
+    }
+
+    /// Reads one leaf or nested value at `__c`.
+    fn read_expr(&self, schema: &Schema, ty: FieldType) -> TokenStream {
+        let rt = self.rt;
+        match ty {
+            FieldType::Scalar(r) => match r {
+                Repr::Bool => quote!(__c.bool()?),
+                Repr::I32 => quote!(__c.i32()?),
+                Repr::I64 => quote!(__c.i64()?),
+                Repr::U8 => quote!(__c.u8()?),
+                Repr::U64 => quote!(__c.u64()?),
+                Repr::String => quote!(__c.string()?),
+                Repr::Bytes => quote!(__c.bytes()?),
+            },
+            FieldType::Nested(i) => {
+                let t = self.nested(schema, i);
+                quote!(<#t as #rt::__private::Generated>::read(__c)?)
+            }
+        }
+    }
+
+    /// Appends one value bound by reference as `v`.
+    fn write_stmt(&self, schema: &Schema, ty: FieldType, v: &Ident) -> TokenStream {
+        let rt = self.rt;
+        let p = quote!(#rt::__private);
+        match ty {
+            FieldType::Scalar(r) => match r {
+                Repr::Bool => quote!(#p::write_bool(__out, *#v);),
+                Repr::I32 => quote!(#p::write_i64(__out, ::core::convert::From::from(*#v));),
+                Repr::I64 => quote!(#p::write_i64(__out, *#v);),
+                Repr::U8 => quote!(#p::write_u64(__out, ::core::convert::From::from(*#v));),
+                Repr::U64 => quote!(#p::write_u64(__out, *#v);),
+                Repr::String => quote!(if !#p::write_string(__out, #v) { return false; }),
+                Repr::Bytes => quote!(if !#p::write_bytes(__out, #v) { return false; }),
+            },
+            FieldType::Nested(i) => {
+                let t = self.nested(schema, i);
+                quote!(if !<#t as #p::Generated>::write(#v, __out) { return false; })
+            }
+        }
+    }
+
+    fn from_value_expr(&self, schema: &Schema, f: &Field) -> TokenStream {
+        let rt = self.rt;
+        let p = quote!(#rt::__private);
+        let id = &f.stable_id;
+        let v = quote!(#p::field(::core::iter::Iterator::next(&mut __it), #id)?);
+        match f.ty {
+            FieldType::Scalar(r) => {
+                let take = format_ident!(
+                    "{}",
+                    match r {
+                        Repr::Bool => "take_bool",
+                        Repr::I32 => "take_i32",
+                        Repr::I64 => "take_i64",
+                        Repr::U8 => "take_u8",
+                        Repr::U64 => "take_u64",
+                        Repr::String => "take_string",
+                        Repr::Bytes => "take_bytes",
+                    }
+                );
+                quote!(#p::#take(#v)?)
+            }
+            FieldType::Nested(i) => {
+                let t = self.nested(schema, i);
+                quote!(<#t as #p::Generated>::from_value(#v)?)
+            }
+        }
+    }
+
+    fn to_value_expr(&self, schema: &Schema, ty: FieldType, v: &Ident) -> TokenStream {
+        let rt = self.rt;
+        let p = quote!(#rt::__private);
+        match ty {
+            FieldType::Scalar(r) => match r {
+                Repr::Bool => quote!(#p::Value::Bool(*#v)),
+                Repr::I32 => quote!(#p::Value::I64(::core::convert::From::from(*#v))),
+                Repr::I64 => quote!(#p::Value::I64(*#v)),
+                Repr::U8 => quote!(#p::Value::U64(::core::convert::From::from(*#v))),
+                Repr::U64 => quote!(#p::Value::U64(*#v)),
+                Repr::String => quote!(#p::Value::String(::core::clone::Clone::clone(#v))),
+                Repr::Bytes => quote!(#p::Value::Bytes(::core::clone::Clone::clone(#v))),
+            },
+            FieldType::Nested(i) => {
+                let t = self.nested(schema, i);
+                quote!(<#t as #p::Generated>::to_value(#v))
+            }
+        }
+    }
+}
+
+fn locals(n: usize) -> Vec<Ident> {
+    (0..n).map(|i| format_ident!("__f{}", i)).collect()
+}
+
+/// The literal and value-reading statements of one field list. `open` is
+/// the literal text before the first field key; the first chunk is returned
+/// separately so that a variant can match its case with it.
+fn read_fields(ctx: &Ctx<'_>, schema: &Schema, open: &str, fields: &[Field]) -> (Vec<u8>, TokenStream) {
+    let mut first: Option<Vec<u8>> = None;
+    let mut lit = open.to_owned();
+    let mut body = TokenStream::new();
+    let vars = locals(fields.len());
+    for (k, (f, var)) in fields.iter().zip(&vars).enumerate() {
+        if k > 0 {
+            lit.push(',');
+        }
+        lit.push_str(&q(&f.stable_id));
+        lit.push(':');
+        let chunk = std::mem::take(&mut lit).into_bytes();
+        if first.is_none() {
+            first = Some(chunk);
+        } else {
+            let l = Literal::byte_string(&chunk);
+            body.extend(quote!(__c.lit(#l)?;));
+        }
+        let e = ctx.read_expr(schema, f.ty);
+        body.extend(quote!(let #var = #e;));
+    }
+    lit.push_str("}}");
+    match first {
+        None => (lit.into_bytes(), body),
+        Some(first) => {
+            let l = Literal::byte_string(lit.as_bytes());
+            body.extend(quote!(__c.lit(#l)?;));
+            (first, body)
+        }
+    }
+}
+
+fn write_fields(ctx: &Ctx<'_>, schema: &Schema, open: &str, fields: &[Field]) -> TokenStream {
+    let mut lit = open.to_owned();
+    let mut body = TokenStream::new();
+    for (k, (f, var)) in fields.iter().zip(locals(fields.len())).enumerate() {
+        if k > 0 {
+            lit.push(',');
+        }
+        lit.push_str(&q(&f.stable_id));
+        lit.push(':');
+        let l = std::mem::take(&mut lit);
+        body.extend(quote!(__out.push_str(#l);));
+        body.extend(ctx.write_stmt(schema, f.ty, &var));
+    }
+    lit.push_str("}}");
+    body.extend(quote!(__out.push_str(#lit);));
+    body
+}
+
+fn to_value_fields(ctx: &Ctx<'_>, schema: &Schema, fields: &[Field]) -> TokenStream {
+    let rt = ctx.rt;
+    let entries = fields.iter().zip(locals(fields.len())).map(|(f, var)| {
+        let id = &f.stable_id;
+        let e = ctx.to_value_expr(schema, f.ty, &var);
+        quote!((::std::string::String::from(#id), #e))
+    });
+    quote!(<::std::vec::Vec<(::std::string::String, #rt::__private::Value)>>::from([#(#entries),*]))
+}
+
+fn type_items(ctx: &Ctx<'_>, schema: &Schema, t: &TypeNode) -> Result<TokenStream, Vec<NameError>> {
+    let rt = ctx.rt;
+    let p = quote!(#rt::__private);
+    let Some(name) = ctx.types.get(t.stable_id.as_str()) else {
+        return Ok(TokenStream::new());
+    };
+    let derives = quote!(#[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq, ::core::cmp::Eq, ::core::hash::Hash)]);
+    match &t.kind {
+        TypeKind::Record { fields } => {
+            let idents = field_idents(fields)?;
+            let tdoc = doc(format!("`.spx` record `{}`, stable id `{}`.", t.name, t.stable_id));
+            let defs = fields.iter().zip(&idents).map(|(f, id)| {
+                let d = doc(format!(
+                    "`{}`: {}, stable id `{}`.",
+                    f.name,
+                    repr_doc(schema, f.ty),
+                    f.stable_id
+                ));
+                let ty = ctx.rust_type(schema, f.ty);
+                quote!(#d pub #id: #ty)
+            });
+            let vars = locals(fields.len());
+            let (first, rest) = read_fields(ctx, schema, "{\"fields\":{", fields);
+            let first = Literal::byte_string(&first);
+            let write = write_fields(ctx, schema, "{\"fields\":{", fields);
+            let to_value = to_value_fields(ctx, schema, fields);
+            let from = fields.iter().map(|f| ctx.from_value_expr(schema, f));
+            Ok(quote! {
+                #tdoc
+                #derives
+                pub struct #name {
+                    #(#defs,)*
+                }
+
+                #[automatically_derived]
+                impl #p::Generated for #name {
+                    #[inline]
+                    fn read(__c: &mut #p::Cursor<'_>) -> ::core::option::Option<Self> {
+                        __c.lit(#first)?;
+                        #rest
+                        ::core::option::Option::Some(Self { #(#idents: #vars),* })
+                    }
+                    fn write(&self, __out: &mut ::std::string::String) -> bool {
+                        let Self { #(#idents: #vars),* } = self;
+                        #write
+                        true
+                    }
+                    fn from_value(__v: #p::Value) -> ::core::option::Option<Self> {
+                        let #p::Value::Record(__fields) = __v else {
+                            return ::core::option::Option::None;
+                        };
+                        let mut __it = ::core::iter::IntoIterator::into_iter(__fields);
+                        #(let #vars = #from;)*
+                        if ::core::iter::Iterator::next(&mut __it).is_some() {
+                            return ::core::option::Option::None;
+                        }
+                        ::core::option::Option::Some(Self { #(#idents: #vars),* })
+                    }
+                    fn to_value(&self) -> #p::Value {
+                        let Self { #(#idents: #vars),* } = self;
+                        #p::Value::Record(#to_value)
+                    }
+                }
+            })
+        }
+        TypeKind::Variant { cases } => {
+            let mut errors = Vec::new();
+            let mut case_idents: Vec<Ident> = Vec::new();
+            let mut field_lists = Vec::new();
+            for c in cases {
+                match name_ident(&c.stable_id, &c.name, &camel(&c.name), "case") {
+                    Ok(id) => {
+                        if let Some((prev, _)) = cases
+                            .iter()
+                            .zip(&case_idents)
+                            .find(|(_, o)| **o == id)
+                        {
+                            errors.push(NameError {
+                                stable_id: c.stable_id.clone(),
+                                message: format!(
+                                    "the cases `{}` and `{}` would both be named `{id}` in Rust",
+                                    prev.stable_id, c.stable_id
+                                ),
+                            });
+                        }
+                        case_idents.push(id);
+                    }
+                    Err(e) => {
+                        errors.push(e);
+                        case_idents.push(format_ident!("__SpxInvalid{}", case_idents.len()));
+                    }
+                }
+                match field_idents(&c.fields) {
+                    Ok(ids) => field_lists.push(ids),
+                    Err(mut e) => {
+                        errors.append(&mut e);
+                        field_lists.push(Vec::new());
+                    }
+                }
+            }
+            if !errors.is_empty() {
+                return Err(errors);
+            }
+            let tdoc = doc(format!("`.spx` variant `{}`, stable id `{}`.", t.name, t.stable_id));
+            let mut defs = Vec::new();
+            let mut reads = Vec::new();
+            let mut writes = Vec::new();
+            let mut froms = Vec::new();
+            let mut tos = Vec::new();
+            for ((c, cid), fids) in cases.iter().zip(&case_idents).zip(&field_lists) {
+                let cdoc = doc(format!("`{}`, stable id `{}`.", c.name, c.stable_id));
+                let vars = locals(c.fields.len());
+                let (pat, build) = if c.fields.is_empty() {
+                    (quote!(Self::#cid), quote!(Self::#cid))
+                } else {
+                    (
+                        quote!(Self::#cid { #(#fids: #vars),* }),
+                        quote!(Self::#cid { #(#fids: #vars),* }),
+                    )
+                };
+                if c.fields.is_empty() {
+                    defs.push(quote!(#cdoc #cid));
+                } else {
+                    let fdefs = c.fields.iter().zip(fids).map(|(f, id)| {
+                        let d = doc(format!(
+                            "`{}`: {}, stable id `{}`.",
+                            f.name,
+                            repr_doc(schema, f.ty),
+                            f.stable_id
+                        ));
+                        let ty = ctx.rust_type(schema, f.ty);
+                        quote!(#d #id: #ty)
+                    });
+                    defs.push(quote!(#cdoc #cid { #(#fdefs,)* }));
+                }
+                let open = format!("{},\"fields\":{{", q(&c.stable_id));
+                let (first, rest) = read_fields(ctx, schema, &open, &c.fields);
+                let first = Literal::byte_string(&first);
+                reads.push(quote! {
+                    if __c.eat(#first) {
+                        #rest
+                        return ::core::option::Option::Some(#build);
+                    }
+                });
+                let w = write_fields(ctx, schema, &format!("{{\"case\":{open}"), &c.fields);
+                writes.push(quote!(#pat => { #w }));
+                let from = c.fields.iter().map(|f| ctx.from_value_expr(schema, f));
+                let cstr = &c.stable_id;
+                froms.push(quote! {
+                    #cstr => {
+                        #(let #vars = #from;)*
+                        if ::core::iter::Iterator::next(&mut __it).is_some() {
+                            return ::core::option::Option::None;
+                        }
+                        ::core::option::Option::Some(#build)
+                    }
+                });
+                let tv = to_value_fields(ctx, schema, &c.fields);
+                tos.push(quote! {
+                    #pat => #p::Value::Variant {
+                        case: ::std::string::String::from(#cstr),
+                        fields: #tv,
+                    }
+                });
+            }
+            Ok(quote! {
+                #tdoc
+                #derives
+                pub enum #name {
+                    #(#defs,)*
+                }
+
+                #[automatically_derived]
+                impl #p::Generated for #name {
+                    #[inline]
+                    fn read(__c: &mut #p::Cursor<'_>) -> ::core::option::Option<Self> {
+                        __c.lit(b"{\"case\":")?;
+                        #(#reads)*
+                        ::core::option::Option::None
+                    }
+                    fn write(&self, __out: &mut ::std::string::String) -> bool {
+                        match self {
+                            #(#writes)*
+                        }
+                        true
+                    }
+                    fn from_value(__v: #p::Value) -> ::core::option::Option<Self> {
+                        let #p::Value::Variant { case: __case, fields: __fields } = __v else {
+                            return ::core::option::Option::None;
+                        };
+                        let mut __it = ::core::iter::IntoIterator::into_iter(__fields);
+                        match __case.as_str() {
+                            #(#froms)*
+                            _ => ::core::option::Option::None,
+                        }
+                    }
+                    fn to_value(&self) -> #p::Value {
+                        match self {
+                            #(#tos,)*
+                        }
+                    }
+                }
+            })
+        }
+    }
+}
+
+fn root_items(ctx: &Ctx<'_>, schema: &Schema, extras: &RootExtras) -> TokenStream {
+    let rt = ctx.rt;
+    let p = quote!(#rt::__private);
+    let Some(name) = ctx.types.get(schema.root_type_id()) else {
+        return TokenStream::new();
+    };
+    let root_id = schema.root_type_id();
+    let revision = schema.revision();
+    let digest = schema.digest();
+    let json = schema.document();
+    let provider = extras.provider_json_schema.as_str();
+    let mut prefix = String::from(
+        "{\"schema\":\"semaprax.agent-interaction-value.v1\",\"root_type_id\":",
+    );
+    prefix.push_str(&q(root_id));
+    prefix.push_str(",\"schema_digest\":");
+    prefix.push_str(&q(digest));
+    prefix.push_str(",\"value\":");
+    let prefix_bytes = Literal::byte_string(prefix.as_bytes());
+    quote! {
+        impl #name {
+            /// The root's stable id.
+            pub const ROOT_TYPE_ID: &'static str = #root_id;
+            /// `root_type_revision` of the schema.
+            pub const ROOT_TYPE_REVISION: &'static str = #revision;
+            /// The schema digest (the pin).
+            pub const SCHEMA_DIGEST: &'static str = #digest;
+            /// The canonical schema document, ending with its LF.
+            pub const SCHEMA_JSON: &'static str = #json;
+            /// The JSON Schema (draft 2020-12) projection, ending with its LF.
+            /// Presentation only: `decode` never reads it.
+            pub const PROVIDER_JSON_SCHEMA: &'static str = #provider;
+
+            /// Strictly decodes a canonical value document of this root. The
+            /// result is identical to the engine's decoder: the same value,
+            /// or the same code, rule and JSON Pointer.
+            pub fn decode(bytes: &[u8]) -> ::core::result::Result<Self, #p::Diagnostic> {
+                #p::decode::<Self>(bytes, #prefix_bytes, <Self as #p::Interaction>::schema)
+            }
+
+            /// Encodes the canonical value document (with its LF); refuses
+            /// values over the bounds with the engine's SPX-Z206 rules.
+            pub fn encode(&self) -> ::core::result::Result<::std::string::String, #p::Diagnostic> {
+                #p::encode::<Self>(self, #prefix, <Self as #p::Interaction>::schema)
+            }
+        }
+
+        #[automatically_derived]
+        impl #p::Interaction for #name {
+            const ROOT_TYPE_ID: &'static str = #root_id;
+            const ROOT_TYPE_REVISION: &'static str = #revision;
+            const SCHEMA_DIGEST: &'static str = #digest;
+            const SCHEMA_JSON: &'static str = <#name>::SCHEMA_JSON;
+            const PROVIDER_JSON_SCHEMA: &'static str = <#name>::PROVIDER_JSON_SCHEMA;
+
+            fn decode(bytes: &[u8]) -> ::core::result::Result<Self, #p::Diagnostic> {
+                <#name>::decode(bytes)
+            }
+            fn encode(&self) -> ::core::result::Result<::std::string::String, #p::Diagnostic> {
+                <#name>::encode(self)
+            }
+            fn schema() -> &'static #p::Schema {
+                static SCHEMA: #p::LazyLock<#p::Schema> =
+                    #p::LazyLock::new(|| #p::embedded_schema(<#name>::SCHEMA_JSON));
+                &SCHEMA
+            }
+            fn to_value(&self) -> #p::Value {
+                <Self as #p::Generated>::to_value(self)
+            }
+        }
+    }
+}

@@ -1,0 +1,87 @@
+//! Rust code generation for `spx_interaction!` (feature `codegen`).
+//!
+//! Pipeline, one module per stage (as in thiserror-impl):
+//!
+//! | stage | module |
+//! |---|---|
+//! | parse the macro's arguments | [`input`] |
+//! | read the `.spx` once, derive every root, check the pins | [`load`] |
+//! | Rust names from display names | `names` |
+//! | expand to items | [`emit`] |
+//!
+//! The proc-macro crate only parses its input into a [`MacroInput`] and
+//! calls [`expand`]. Every mistake becomes a `compile_error!` on the macro
+//! argument it concerns; a span cannot point into a `.spx` file, so the text
+//! starts with `path:line:col` (the path as the user wrote it).
+
+pub mod emit;
+pub mod input;
+pub mod load;
+mod names;
+
+pub use emit::{generate, NameError, RootExtras};
+pub use input::{MacroInput, RootArg};
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use std::path::Path;
+
+/// Expands one `spx_interaction!` call. `manifest_dir` is the calling
+/// crate's `CARGO_MANIFEST_DIR` (`None` when it is not set).
+///
+/// Never panics on user input: every error is a `compile_error!`, emitted
+/// together with whatever could still be generated (the full items when
+/// only a pin is wrong), so one mistake does not cascade.
+pub fn expand(input: &MacroInput, manifest_dir: Option<&Path>) -> TokenStream {
+    let loaded = load::load(input, manifest_dir);
+    let rt: syn::Path = input
+        .krate
+        .clone()
+        .unwrap_or_else(|| syn::parse_quote!(::spx_runtime));
+    let mut errors = loaded.errors;
+    let mut items = TokenStream::new();
+    if let Some(roots) = &loaded.roots {
+        match generate(roots, &rt) {
+            Ok(ts) => items = ts,
+            Err(name_errors) => {
+                if let Some(src) = &input.source {
+                    for e in name_errors {
+                        let at = loaded
+                            .module
+                            .as_ref()
+                            .and_then(|m| load::position_of(m, &e.stable_id));
+                        let text = match at {
+                            Some(p) => format!(
+                                "{}:{}:{}: error[{}]: {}",
+                                src.value(),
+                                p.line,
+                                p.column,
+                                load::NAME.as_str(),
+                                e.message
+                            ),
+                            None => format!(
+                                "{}: error[{}]: {}",
+                                src.value(),
+                                load::NAME.as_str(),
+                                e.message
+                            ),
+                        };
+                        errors.push(syn::Error::new(src.span(), text));
+                    }
+                }
+            }
+        }
+    }
+    let deps = loaded.dependencies.iter().filter_map(|p| p.to_str());
+    let deps = quote! {
+        const _: () = {
+            #(const _: &[u8] = ::core::include_bytes!(#deps);)*
+        };
+    };
+    let errors = errors.into_iter().map(|e| e.to_compile_error());
+    quote! {
+        #(#errors)*
+        #deps
+        #items
+    }
+}

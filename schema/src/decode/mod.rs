@@ -1,0 +1,202 @@
+//! Strict decoding of value documents (FORMAT.md §6–7).
+//!
+//! [`decode`] is total over arbitrary bytes: it never panics, never recurses
+//! on input-controlled depth and allocates in proportion to the input. It
+//! applies the checks of FORMAT.md §7 in exactly their order, and the first
+//! failure wins. Every diagnostic carries the RFC 6901 JSON Pointer of the
+//! offending place (`""` for whole-document failures).
+//!
+//! Two paths give one answer:
+//! - the **fast path** walks the schema graph and the input together,
+//!   matching the literal bytes of the canonical form and parsing scalars in
+//!   place; a complete match is admission (every check of §7 is implied);
+//! - on the first mismatch, the **spec-ordered path** ([`decode_spec_path`])
+//!   runs the steps one by one (framing, an iterative strict JSON parser
+//!   into a compact span tree, envelope, walk, canonical re-render compare)
+//!   to find the exact first failure.
+//!
+//! The SPX-Z205 rule names, which FORMAT.md leaves open, are in [`rules`]
+//! and in `docs/DECODING.md`.
+//!
+//! ```
+//! # use spx_schema::{*, graph::*};
+//! let graph = TypeGraph { types: vec![TypeNode {
+//!     stable_id: "p".into(), name: "P".into(),
+//!     kind: TypeKind::Record { fields: vec![Field {
+//!         stable_id: "p.x".into(), name: "x".into(), ty: FieldType::Scalar(Repr::I64) }] },
+//! }]};
+//! let schema = Schema::from_graph(graph).unwrap();
+//! let doc = spx_schema::encode::encode(&schema, &Value::Record(vec![("p.x".into(), Value::I64(-7))])).unwrap();
+//! let decoded = spx_schema::decode::decode(&schema, doc.as_bytes()).unwrap();
+//! assert_eq!(decoded.value.field("p.x"), Some(&Value::I64(-7)));
+//!
+//! let bad = doc.replace("\"-7\"", "\"-07\"");
+//! let err = spx_schema::decode::decode(&schema, bad.as_bytes()).unwrap_err();
+//! assert_eq!((err.code, err.rule), (Code::Z206, "value.integer"));
+//! assert_eq!(err.location, Location::Pointer("/value/fields/p.x".into()));
+//! ```
+
+mod fast;
+mod json;
+mod walk;
+
+use crate::diag::Diagnostic;
+use crate::graph::limits;
+use crate::schema::Schema;
+use crate::value::Value;
+
+/// The rule names of SPX-Z205 refusals (FORMAT.md gives Z205 one message
+/// and no rule names; these are this project's stable choice).
+pub mod rules {
+    /// Step 3: no final LF, an empty body, an LF or CR before the final
+    /// LF, or a leading U+FEFF.
+    pub const DOCUMENT_FRAMING: &str = "document.framing";
+    /// Step 4: not valid JSON (including `\u` lone surrogates, numbers that
+    /// overflow `f64`, and more than 127 nested arrays/objects).
+    pub const JSON_SYNTAX: &str = "json.syntax";
+    /// Step 5: the top level is not an object; steps 7–8: `root_type_id` or
+    /// `schema_digest` is not a string.
+    pub const ENVELOPE_SHAPE: &str = "envelope.shape";
+    /// Step 5: the envelope's key set is not exactly `schema`,
+    /// `root_type_id`, `schema_digest`, `value`.
+    pub const ENVELOPE_KEYS: &str = "envelope.keys";
+    /// Step 6: `schema` is not the string
+    /// `semaprax.agent-interaction-value.v1`.
+    pub const ENVELOPE_SCHEMA: &str = "envelope.schema";
+    /// Step 9: a value is not an object, its key set is not exactly
+    /// `{fields}` / `{case, fields}`, `case` is not a string, or `fields` is
+    /// not an object.
+    pub const VALUE_SHAPE: &str = "value.shape";
+    /// Step 10: the input is not byte-identical to the canonical rendering
+    /// of the decoded value (whitespace, key order, escapes, duplicate keys).
+    pub const CANONICAL_MISMATCH: &str = "canonical.mismatch";
+}
+
+/// An admitted value document.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Decoded {
+    /// The typed value.
+    pub value: Value,
+    /// The canonical document (byte-identical to the admitted input).
+    pub canonical: String,
+}
+
+/// Decodes untrusted bytes against `schema` (FORMAT.md §7).
+///
+/// Returns the value, or the first failure in the order of §7 as SPX-Z205
+/// (not canonical) or SPX-Z206 (an admission rule), located by a JSON
+/// Pointer.
+pub fn decode(schema: &Schema, bytes: &[u8]) -> Result<Decoded, Diagnostic> {
+    let text = bounded_utf8(bytes)?;
+    if let Some(value) = fast::decode(schema, text) {
+        return Ok(Decoded {
+            value,
+            canonical: text.to_owned(),
+        });
+    }
+    spec_path(schema, text)
+}
+
+/// The spec-ordered path alone, without the fast path: the same result as
+/// [`decode`] for every input, only slower on canonical documents. Exposed
+/// for differential tests and benchmarks.
+pub fn decode_spec_path(schema: &Schema, bytes: &[u8]) -> Result<Decoded, Diagnostic> {
+    let text = bounded_utf8(bytes)?;
+    spec_path(schema, text)
+}
+
+/// The fast path alone: `Some` exactly when `bytes` is the canonical
+/// document of a value that satisfies every rule, `None` otherwise (it
+/// never says why). Exposed for differential tests and benchmarks.
+pub fn decode_fast_path(schema: &Schema, bytes: &[u8]) -> Option<Decoded> {
+    let text = bounded_utf8(bytes).ok()?;
+    fast::decode(schema, text).map(|value| Decoded {
+        value,
+        canonical: text.to_owned(),
+    })
+}
+
+/// Steps 1–2.
+fn bounded_utf8(bytes: &[u8]) -> Result<&str, Diagnostic> {
+    if bytes.len() > limits::MAX_DOCUMENT_BYTES {
+        return Err(Diagnostic::z206("document_bytes")
+            .at_pointer("")
+            .with_detail(format!(
+                "the document has {} bytes; at most {} are allowed",
+                bytes.len(),
+                limits::MAX_DOCUMENT_BYTES
+            )));
+    }
+    std::str::from_utf8(bytes).map_err(|e| {
+        Diagnostic::z206("utf8")
+            .at_pointer("")
+            .with_detail(format!("invalid UTF-8 at byte {}", e.valid_up_to()))
+    })
+}
+
+fn framing(detail: &str) -> Diagnostic {
+    Diagnostic::z205(rules::DOCUMENT_FRAMING)
+        .at_pointer("")
+        .with_detail(detail.to_owned())
+}
+
+/// Steps 3–10 over text that passed steps 1–2.
+fn spec_path(schema: &Schema, text: &str) -> Result<Decoded, Diagnostic> {
+    // 3.
+    let Some(body) = text.strip_suffix('\n') else {
+        return Err(framing("the document must end with exactly one LF"));
+    };
+    if body.is_empty() {
+        return Err(framing("the document is empty"));
+    }
+    if let Some(i) = body.find(['\n', '\r']) {
+        return Err(framing(&format!(
+            "LF or CR at byte {i}; the document is one line followed by one LF"
+        )));
+    }
+    if body.starts_with('\u{FEFF}') {
+        return Err(framing("the document starts with a byte order mark (U+FEFF)"));
+    }
+    // 4.
+    let tree = json::parse(body).map_err(|e| {
+        Diagnostic::z205(rules::JSON_SYNTAX)
+            .at_pointer("")
+            .with_detail(format!("invalid JSON at byte {}: {}", e.offset, e.reason))
+    })?;
+    // 5–9.
+    let value = walk::walk(schema, &tree)?;
+    // 10.
+    let canonical = crate::encode::render_document(schema, &value).map_err(|_| {
+        Diagnostic::z205(rules::CANONICAL_MISMATCH)
+            .at_pointer("/value")
+            .with_detail("the decoded value has no canonical rendering")
+    })?;
+    if canonical == text {
+        return Ok(Decoded { value, canonical });
+    }
+    let a = canonical.as_bytes();
+    let b = text.as_bytes();
+    let mut at = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let pointer = walk::locate(&tree, at);
+    while at > 0 && !(canonical.is_char_boundary(at) && text.is_char_boundary(at)) {
+        at -= 1;
+    }
+    Err(Diagnostic::z205(rules::CANONICAL_MISMATCH)
+        .at_pointer(pointer)
+        .with_detail(format!(
+            "the canonical form differs from byte {at}: expected {}, found {}",
+            snippet(&canonical, at),
+            snippet(text, at)
+        )))
+}
+
+/// Up to 24 characters of `s` from byte `at`, for a detail text.
+fn snippet(s: &str, at: usize) -> String {
+    match s.get(at..) {
+        Some("") | None => "the end of the document".to_owned(),
+        Some(rest) => {
+            let cut: String = rest.chars().take(24).collect();
+            format!("{:?}", cut)
+        }
+    }
+}

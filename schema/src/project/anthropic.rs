@@ -1,0 +1,30 @@
+//! Anthropic tool `input_schema` (with or without `strict: true`) and
+//! structured outputs (`output_config.format`).
+//!
+//! Rewrites of the canonical projection: the root definition is inlined at
+//! the root (a variant root wrapped as `{"value": …}`, since a tool input
+//! must be a `type: object` schema); `oneOf` → `anyOf`; `$schema`, `$id`,
+//! `minimum`, `maximum`, `maxLength`, `maxItems` dropped (Anthropic's strict
+//! mode documents no numeric or length constraints); the `x-*` integer
+//! annotations rewritten into one `description`; the simple integer
+//! `pattern` kept.
+
+use super::{adapt, finish, schema_name, Profile, Projection};
+use crate::diag::Diagnostic;
+use crate::schema::Schema;
+
+const PROFILE: Profile = Profile {
+    wrap_variant_root: true,
+    drop: &["minimum", "maximum", "maxLength", "maxItems"],
+    const_to_enum: false,
+    property_ordering: false,
+};
+
+pub(super) fn project(schema: &Schema) -> Result<Projection, Diagnostic> {
+    let (doc, losses) = adapt(schema, &PROFILE)?;
+    Ok(Projection {
+        document: finish(&doc),
+        losses,
+        schema_name: Some(schema_name(schema.root_type_id())),
+    })
+}

@@ -1,0 +1,29 @@
+//! Gemini `generationConfig.responseJsonSchema` (with `responseMimeType:
+//! application/json`).
+//!
+//! Rewrites of the canonical projection: the root definition is inlined at
+//! the root (no wrapper: Gemini accepts an `anyOf` root); `oneOf` → `anyOf`;
+//! `const` → one-element `enum`; `$schema`, `$id`, `pattern`, `maxLength`
+//! dropped; the `x-*` integer annotations rewritten into one `description`;
+//! `maxItems`, `minimum`, `maximum` kept; every object schema with
+//! `properties` gets `propertyOrdering` in declaration order right after it.
+
+use super::{adapt, finish, Profile, Projection};
+use crate::diag::Diagnostic;
+use crate::schema::Schema;
+
+const PROFILE: Profile = Profile {
+    wrap_variant_root: false,
+    drop: &["pattern", "maxLength"],
+    const_to_enum: true,
+    property_ordering: true,
+};
+
+pub(super) fn project(schema: &Schema) -> Result<Projection, Diagnostic> {
+    let (doc, losses) = adapt(schema, &PROFILE)?;
+    Ok(Projection {
+        document: finish(&doc),
+        losses,
+        schema_name: None,
+    })
+}

@@ -1,0 +1,417 @@
+//! Provider projections (FORMAT.md §8) and the dialect adapters for OpenAI,
+//! Anthropic and Gemini structured outputs.
+//!
+//! [`draft2020`] renders the one canonical JSON Schema draft 2020-12
+//! document. Every dialect adapter is a pure function of that document: it
+//! parses it back into an ordered tree, rewrites it, and writes it out
+//! compactly (no whitespace, one LF at the end). Keys keep the order of the
+//! canonical projection; a keyword that replaces another takes its place
+//! (`oneOf` → `anyOf`, `const` → `enum`, the `x-*` integer annotations →
+//! one `description`), and Gemini's `propertyOrdering` follows `properties`
+//! directly. Properties stay in declaration order.
+//!
+//! What a dialect cannot express is reported in a machine-readable loss
+//! list ([`Projection::losses`], [`Projection::losses_json`]); every loss
+//! names the rule by which the decoder (and [`crate::admit`]) still enforces
+//! it. A projection is presentation only: it may be broader than the decoder,
+//! never narrower.
+//!
+//! ```
+//! use spx_schema::graph::{Field, FieldType, Repr, TypeGraph, TypeKind, TypeNode};
+//! use spx_schema::project::{project, Dialect};
+//! let graph = TypeGraph { types: vec![TypeNode {
+//!     stable_id: "geo.point".into(), name: "Point".into(),
+//!     kind: TypeKind::Record { fields: vec![Field {
+//!         stable_id: "geo.point.x".into(), name: "x".into(), ty: FieldType::Scalar(Repr::U8) }] },
+//! }]};
+//! let schema = spx_schema::Schema::from_graph(graph).unwrap();
+//! let p = project(&schema, Dialect::Gemini).unwrap();
+//! assert!(p.document.contains("\"propertyOrdering\":[\"geo.point.x\"]"));
+//! assert_eq!(p.schema_name, None);
+//! ```
+
+mod anthropic;
+mod draft2020;
+mod gemini;
+mod openai;
+pub(crate) mod tree;
+
+pub use draft2020::{draft2020, ref_to, DIALECT_URI, ID_PREFIX};
+pub use openai::{
+    schema_name, MAX_ENUM_VALUES, MAX_NESTING, MAX_PROPERTIES, MAX_STRING_LENGTH,
+};
+
+use crate::diag::{Code, Diagnostic};
+use crate::graph::TypeKind;
+use crate::quote::{push_pointer_token, quote_into};
+use crate::schema::Schema;
+use std::fmt;
+use std::str::FromStr;
+use tree::Json;
+
+/// SPX-Z207: a projection exceeds a provider's documented schema limit
+/// (rules `openai.max_properties`, `openai.max_nesting`,
+/// `openai.max_string_length`, `openai.max_enum_values`).
+pub const Z207: Code = Code("SPX-Z207");
+
+/// A provider schema dialect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Dialect {
+    /// The canonical JSON Schema draft 2020-12 projection (FORMAT.md §8).
+    Draft2020,
+    /// OpenAI strict structured outputs / strict function calling.
+    OpenAi,
+    /// Anthropic tool `input_schema` and strict structured outputs.
+    Anthropic,
+    /// Gemini `responseJsonSchema`.
+    Gemini,
+}
+
+impl Dialect {
+    /// Every dialect, in a fixed order.
+    pub const ALL: [Dialect; 4] = [
+        Dialect::Draft2020,
+        Dialect::OpenAi,
+        Dialect::Anthropic,
+        Dialect::Gemini,
+    ];
+
+    /// The name used on the command line: `draft2020`, `openai`,
+    /// `anthropic` or `gemini`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Dialect::Draft2020 => "draft2020",
+            Dialect::OpenAi => "openai",
+            Dialect::Anthropic => "anthropic",
+            Dialect::Gemini => "gemini",
+        }
+    }
+
+    /// True when this dialect's projection of `schema` wraps the root value
+    /// as `{"value": …}`: OpenAI and Anthropic, for a variant root (their
+    /// root must be a plain `type: object` schema, not `anyOf`).
+    pub fn wraps_root(self, schema: &Schema) -> bool {
+        matches!(self, Dialect::OpenAi | Dialect::Anthropic)
+            && matches!(schema.graph().root().kind, TypeKind::Variant { .. })
+    }
+}
+
+impl fmt::Display for Dialect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The error of [`Dialect::from_str`]: the text named no dialect.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownDialect(pub String);
+
+impl fmt::Display for UnknownDialect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown dialect `{}`: expected one of draft2020, openai, anthropic, gemini",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownDialect {}
+
+impl FromStr for Dialect {
+    type Err = UnknownDialect;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Dialect::ALL
+            .into_iter()
+            .find(|d| d.name() == s)
+            .ok_or_else(|| UnknownDialect(s.to_string()))
+    }
+}
+
+/// What happened to a keyword a dialect cannot carry as is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LossAction {
+    /// The keyword is absent from the dialect's document.
+    Dropped,
+    /// The keyword was replaced by an equivalent or weaker form.
+    Rewritten,
+}
+
+impl LossAction {
+    /// `dropped` or `rewritten`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            LossAction::Dropped => "dropped",
+            LossAction::Rewritten => "rewritten",
+        }
+    }
+}
+
+/// One keyword of the canonical projection that a dialect drops or
+/// rewrites.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Loss {
+    /// JSON Pointer of the schema object, in the dialect's document, that
+    /// lost (or holds the rewritten form of) the keyword.
+    pub pointer: String,
+    /// The keyword of the canonical projection, e.g. `maxLength`.
+    pub keyword: String,
+    /// Dropped or rewritten.
+    pub action: LossAction,
+    /// Why nothing is lost at admission: the decoder rule that still
+    /// enforces it, or why the rewrite is equivalent.
+    pub guarantee: String,
+}
+
+/// A dialect's projection of one schema.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Projection {
+    /// The document, compact, ending with one LF.
+    pub document: String,
+    /// Every keyword dropped or rewritten, in document walk order.
+    pub losses: Vec<Loss>,
+    /// The name to send with the schema (OpenAI `json_schema.name`,
+    /// Anthropic tool name), matching `^[a-zA-Z0-9_-]{1,64}$`; `None` for
+    /// draft 2020-12 and Gemini, which take no name.
+    pub schema_name: Option<String>,
+}
+
+impl Projection {
+    /// The loss report as JSON: an array of
+    /// `{"pointer":…,"keyword":…,"action":"dropped"|"rewritten","guarantee":…}`
+    /// in [`Projection::losses`] order, compact, with one LF at the end.
+    pub fn losses_json(&self) -> String {
+        let mut s = String::from("[");
+        for (i, l) in self.losses.iter().enumerate() {
+            if i > 0 {
+                s.push(',');
+            }
+            s.push_str("{\"pointer\":");
+            quote_into(&mut s, &l.pointer);
+            s.push_str(",\"keyword\":");
+            quote_into(&mut s, &l.keyword);
+            s.push_str(",\"action\":");
+            quote_into(&mut s, l.action.as_str());
+            s.push_str(",\"guarantee\":");
+            quote_into(&mut s, &l.guarantee);
+            s.push('}');
+        }
+        s.push_str("]\n");
+        s
+    }
+}
+
+/// Projects `schema` for `dialect`.
+///
+/// Draft 2020-12, Anthropic and Gemini never fail. OpenAI refuses a schema
+/// over one of OpenAI's documented limits with [`Z207`].
+pub fn project(schema: &Schema, dialect: Dialect) -> Result<Projection, Diagnostic> {
+    match dialect {
+        Dialect::Draft2020 => Ok(Projection {
+            document: draft2020(schema),
+            losses: Vec::new(),
+            schema_name: None,
+        }),
+        Dialect::OpenAi => openai::project(schema),
+        Dialect::Anthropic => anthropic::project(schema),
+        Dialect::Gemini => gemini::project(schema),
+    }
+}
+
+/// What a dialect does to the canonical projection.
+pub(crate) struct Profile {
+    /// Wrap a variant root as `{"value": …}` (root must be `type: object`).
+    pub(crate) wrap_variant_root: bool,
+    /// Keywords dropped wherever they occur (besides `x-*`).
+    pub(crate) drop: &'static [&'static str],
+    /// `const` → one-element `enum`.
+    pub(crate) const_to_enum: bool,
+    /// Add `propertyOrdering` after every `properties`.
+    pub(crate) property_ordering: bool,
+}
+
+/// The decoder rule that still enforces a keyword, in words.
+fn guarantee(keyword: &str) -> &'static str {
+    match keyword {
+        "$schema" | "$id" => "identification only; it constrains nothing",
+        "$ref" => "equivalent: the root definition is inlined at the document root (a variant root wrapped as {\"value\": …}, which admission unwraps)",
+        "oneOf" => "equivalent: the cases' \"case\" constants are pairwise distinct, so at most one alternative matches",
+        "const" => "equivalent: a one-element enum admits exactly the constant",
+        "maxLength" => "the decoder refuses a string over 4096 UTF-8 bytes (SPX-Z206 value.string_bytes)",
+        "maxItems" => "the decoder refuses a Bytes value over 4096 elements (SPX-Z206 value.bytes_length)",
+        "minimum" | "maximum" => "the decoder refuses a byte outside 0..=255 (SPX-Z206 value.bytes_element)",
+        "pattern" => "the decoder refuses an integer string that is not -?digits without leading zeros (SPX-Z206 value.integer)",
+        "x-representation" | "x-minimum" | "x-maximum" => "rewritten into \"description\"; the decoder refuses an integer outside its representation's bounds (SPX-Z206 value.integer_range)",
+        _ => "the decoder enforces the canonical schema",
+    }
+}
+
+fn internal(what: &str) -> Diagnostic {
+    Diagnostic::error(
+        Z207,
+        "projection.internal",
+        format!("internal error while projecting: {what}"),
+    )
+}
+
+/// Runs the shared rewrite of `profile` over the canonical projection.
+pub(crate) fn adapt(schema: &Schema, profile: &Profile) -> Result<(Json, Vec<Loss>), Diagnostic> {
+    let text = draft2020(schema);
+    let doc = tree::read(&text, 1024).map_err(|_| internal("canonical projection unreadable"))?;
+    let Json::Object(members) = doc else {
+        return Err(internal("canonical projection is not an object"));
+    };
+    let mut defs = Vec::new();
+    for (k, v) in members {
+        if k == "$defs" {
+            if let Json::Object(d) = v {
+                defs = d;
+            }
+        }
+    }
+    let root_id = schema.root_type_id();
+    let Some(root_pos) = defs.iter().position(|(k, _)| k == root_id) else {
+        return Err(internal("root definition missing"));
+    };
+    let (_, root_schema) = defs.remove(root_pos);
+    let mut losses = Vec::new();
+    for (kw, action) in [
+        ("$schema", LossAction::Dropped),
+        ("$id", LossAction::Dropped),
+        ("$ref", LossAction::Rewritten),
+    ] {
+        losses.push(Loss {
+            pointer: String::new(),
+            keyword: kw.to_string(),
+            action,
+            guarantee: guarantee(kw).to_string(),
+        });
+    }
+    let wrap = profile.wrap_variant_root && root_schema.get("oneOf").is_some();
+    let mut root = if wrap {
+        Json::Object(vec![
+            ("type".into(), Json::String("object".into())),
+            ("additionalProperties".into(), Json::Bool(false)),
+            (
+                "required".into(),
+                Json::Array(vec![Json::String("value".into())]),
+            ),
+            (
+                "properties".into(),
+                Json::Object(vec![("value".into(), root_schema)]),
+            ),
+        ])
+    } else {
+        root_schema
+    };
+    rewrite(&mut root, &mut String::new(), profile, &mut losses);
+    for (k, d) in defs.iter_mut() {
+        let mut p = String::from("/$defs");
+        push_pointer_token(&mut p, k);
+        rewrite(d, &mut p, profile, &mut losses);
+    }
+    if !defs.is_empty() {
+        if let Json::Object(m) = &mut root {
+            m.push(("$defs".into(), Json::Object(defs)));
+        }
+    }
+    Ok((root, losses))
+}
+
+fn loss(losses: &mut Vec<Loss>, pointer: &str, keyword: &str, action: LossAction) {
+    losses.push(Loss {
+        pointer: pointer.to_string(),
+        keyword: keyword.to_string(),
+        action,
+        guarantee: guarantee(keyword).to_string(),
+    });
+}
+
+/// Rewrites one schema object (and the schemas below it) in place.
+fn rewrite(node: &mut Json, ptr: &mut String, profile: &Profile, losses: &mut Vec<Loss>) {
+    let Json::Object(members) = node else {
+        return;
+    };
+    let len = ptr.len();
+    let mut out: Vec<(String, Json)> = Vec::with_capacity(members.len() + 1);
+    let mut integer: [Option<String>; 3] = [None, None, None];
+    let mut description_at = None;
+    for (k, mut v) in std::mem::take(members) {
+        match k.as_str() {
+            "oneOf" | "anyOf" => {
+                if k == "oneOf" {
+                    loss(losses, ptr, "oneOf", LossAction::Rewritten);
+                }
+                if let Json::Array(items) = &mut v {
+                    for (i, item) in items.iter_mut().enumerate() {
+                        ptr.push_str(&format!("/anyOf/{i}"));
+                        rewrite(item, ptr, profile, losses);
+                        ptr.truncate(len);
+                    }
+                }
+                out.push(("anyOf".into(), v));
+            }
+            "const" if profile.const_to_enum => {
+                loss(losses, ptr, "const", LossAction::Rewritten);
+                out.push(("enum".into(), Json::Array(vec![v])));
+            }
+            "properties" => {
+                let mut order = Vec::new();
+                if let Json::Object(props) = &mut v {
+                    for (name, sub) in props.iter_mut() {
+                        ptr.push_str("/properties");
+                        push_pointer_token(ptr, name);
+                        rewrite(sub, ptr, profile, losses);
+                        ptr.truncate(len);
+                        order.push(Json::String(name.clone()));
+                    }
+                }
+                out.push((k, v));
+                if profile.property_ordering {
+                    out.push(("propertyOrdering".into(), Json::Array(order)));
+                }
+            }
+            "items" => {
+                ptr.push_str("/items");
+                rewrite(&mut v, ptr, profile, losses);
+                ptr.truncate(len);
+                out.push((k, v));
+            }
+            x if x.starts_with("x-") => {
+                loss(losses, ptr, x, LossAction::Rewritten);
+                let slot = match x {
+                    "x-representation" => Some(0),
+                    "x-minimum" => Some(1),
+                    "x-maximum" => Some(2),
+                    _ => None,
+                };
+                if let (Some(i), Json::String(s)) = (slot, v) {
+                    integer[i] = Some(s);
+                }
+                description_at.get_or_insert(out.len());
+            }
+            d if profile.drop.contains(&d) => loss(losses, ptr, d, LossAction::Dropped),
+            _ => out.push((k, v)),
+        }
+    }
+    if let Some(at) = description_at {
+        let [repr, min, max] = integer;
+        let text = format!(
+            "{} integer written as a decimal string (digits with an optional leading '-', no leading zeros), from {} to {}",
+            repr.unwrap_or_default(),
+            min.unwrap_or_default(),
+            max.unwrap_or_default()
+        );
+        out.insert(at.min(out.len()), ("description".into(), Json::String(text)));
+    }
+    *members = out;
+}
+
+/// Writes a dialect document: compact, one LF at the end.
+pub(crate) fn finish(doc: &Json) -> String {
+    let mut s = String::new();
+    tree::write(&mut s, doc);
+    s.push('\n');
+    s
+}

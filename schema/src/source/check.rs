@@ -1,0 +1,746 @@
+//! Name resolution, identities, the prelude and the declaration checks of
+//! LANGUAGE.md ("Checks on declarations").
+
+use super::codes;
+use super::lex::error;
+use super::model::*;
+use super::parse::{RawDecl, RawField, RawModule, RawType};
+use crate::diag::{Code, Diagnostic, Location};
+use std::collections::{HashMap, HashSet};
+
+/// Names a declaration may not take: the prelude and the builtins.
+fn reserved(name: &str) -> bool {
+    matches!(name, "Option" | "Result" | "Slice") || Builtin::from_name(name).is_some()
+}
+
+fn prelude() -> [TypeDecl; 2] {
+    let param = |name: &str| TypeExpr::Named {
+        name: name.to_owned(),
+        args: Vec::new(),
+        target: Target::Param,
+    };
+    let case = |id: &str, name: &str, field: Option<&str>| CaseDecl {
+        name: name.to_owned(),
+        stable_id: id.to_owned(),
+        persistent: true,
+        fields: field
+            .map(|p| FieldDecl {
+                name: "value".to_owned(),
+                stable_id: format!("{id}.value"),
+                persistent: true,
+                ty: param(p),
+                pos: Pos::default(),
+            })
+            .into_iter()
+            .collect(),
+        pos: Pos::default(),
+    };
+    let variant = |name: &str, id: &str, params: &[&str], cases: Vec<CaseDecl>| TypeDecl {
+        kind: DeclKind::Variant,
+        name: name.to_owned(),
+        stable_id: id.to_owned(),
+        persistent: true,
+        params: params.iter().map(|p| (*p).to_owned()).collect(),
+        fields: Vec::new(),
+        cases,
+        prelude: true,
+        pos: Pos::default(),
+    };
+    [
+        variant(
+            "Option",
+            "core.option",
+            &["T"],
+            vec![
+                case("core.option.none", "None", None),
+                case("core.option.some", "Some", Some("T")),
+            ],
+        ),
+        variant(
+            "Result",
+            "core.result",
+            &["T", "E"],
+            vec![
+                case("core.result.ok", "Ok", Some("T")),
+                case("core.result.err", "Err", Some("E")),
+            ],
+        ),
+    ]
+}
+
+struct Checker<'a> {
+    path: &'a str,
+    errors: Vec<(Pos, Diagnostic)>,
+    warnings: Vec<Diagnostic>,
+    /// Type name → index into the declaration list (first occurrence).
+    types: HashMap<String, usize>,
+    /// `use type` alias → imported id.
+    aliases: HashMap<String, String>,
+    /// Fields whose type did not resolve (by position): later checks skip them.
+    poisoned: HashSet<Pos>,
+}
+
+impl Checker<'_> {
+    fn loc(&self, pos: Pos) -> Location {
+        Location::Source {
+            path: self.path.to_owned(),
+            line: pos.line,
+            column: pos.column,
+        }
+    }
+
+    fn error(&mut self, code: Code, rule: &'static str, msg: String, pos: Pos) {
+        self.errors
+            .push((pos, error(self.path, code, rule, msg, pos)));
+    }
+
+    fn identity(
+        &mut self,
+        explicit: &Option<(String, Pos)>,
+        auto: String,
+        what: &str,
+        pos: Pos,
+    ) -> (String, bool) {
+        match explicit {
+            Some((id, _)) => (id.clone(), true),
+            None => {
+                self.warnings.push(
+                    Diagnostic::warning(
+                        codes::AUTOMATIC_IDENTITY,
+                        "identity.automatic",
+                        format!(
+                            "{what} has no `@id(\"…\")`; its automatic identity `{auto}` is not persistent and no schema can use it"
+                        ),
+                    )
+                    .at(self.loc(pos)),
+                );
+                (auto, false)
+            }
+        }
+    }
+
+    fn resolve(&mut self, ty: &RawType, params: &[String], field_pos: Pos) -> TypeExpr {
+        match ty {
+            RawType::Array { elem, len } => TypeExpr::Array {
+                elem: Box::new(self.resolve(elem, params, field_pos)),
+                len: *len,
+            },
+            RawType::Fn { params: ps, ret } => TypeExpr::Fn {
+                params: ps
+                    .iter()
+                    .map(|p| self.resolve(p, params, field_pos))
+                    .collect(),
+                ret: ret
+                    .as_ref()
+                    .map(|r| Box::new(self.resolve(r, params, field_pos))),
+            },
+            RawType::Named { name, args, pos } => {
+                let args_r: Vec<TypeExpr> = args
+                    .iter()
+                    .map(|a| self.resolve(a, params, field_pos))
+                    .collect();
+                let pos = *pos;
+                let named = |target| TypeExpr::Named {
+                    name: name.clone(),
+                    args: args_r.clone(),
+                    target,
+                };
+                if let Some(b) = Builtin::from_name(name) {
+                    if !args.is_empty() {
+                        self.error(
+                            codes::BUILTIN_ARGUMENTS,
+                            "decl.builtin_arguments",
+                            format!("the builtin type `{name}` takes no type arguments"),
+                            pos,
+                        );
+                        self.poisoned.insert(field_pos);
+                    }
+                    return TypeExpr::Builtin(b);
+                }
+                if name == "Slice" {
+                    return match args_r.as_slice() {
+                        [elem] => TypeExpr::Slice(Box::new(elem.clone())),
+                        _ => {
+                            self.error(
+                                codes::TYPE_ARITY,
+                                "decl.type_arity",
+                                format!(
+                                    "`Slice` takes exactly one type argument, found {}",
+                                    args.len()
+                                ),
+                                pos,
+                            );
+                            self.poisoned.insert(field_pos);
+                            named(Target::Param)
+                        }
+                    };
+                }
+                if params.iter().any(|p| p == name) {
+                    if !args.is_empty() {
+                        self.error(
+                            codes::TYPE_ARITY,
+                            "decl.type_arity",
+                            format!("the type parameter `{name}` takes no type arguments"),
+                            pos,
+                        );
+                        self.poisoned.insert(field_pos);
+                    }
+                    return named(Target::Param);
+                }
+                if let Some(id) = self.aliases.get(name) {
+                    return named(Target::Alias {
+                        stable_id: id.clone(),
+                    });
+                }
+                if let Some(&i) = self.types.get(name) {
+                    return named(Target::Decl(i));
+                }
+                self.error(
+                    codes::UNKNOWN_TYPE,
+                    "decl.unknown_type",
+                    format!("unknown type `{name}`: no type of this name is declared in this module, in the prelude or by `use type`"),
+                    pos,
+                );
+                self.poisoned.insert(field_pos);
+                named(Target::Param)
+            }
+        }
+    }
+
+    fn fields(
+        &mut self,
+        raw: &[RawField],
+        owner_id: &str,
+        auto_prefix: &str,
+        params: &[String],
+    ) -> Vec<FieldDecl> {
+        let mut seen: HashMap<&str, Pos> = HashMap::new();
+        let mut out = Vec::with_capacity(raw.len());
+        for f in raw {
+            if let Some(first) = seen.insert(&f.name, f.pos) {
+                self.error(
+                    codes::DUPLICATE_MEMBER,
+                    "decl.duplicate_member",
+                    format!(
+                        "field `{}` is declared twice (first at {}:{})",
+                        f.name, first.line, first.column
+                    ),
+                    f.pos,
+                );
+            }
+            let (stable_id, persistent) = self.identity(
+                &f.id,
+                format!("{auto_prefix}{owner_id}.{}", f.name),
+                &format!("field `{}`", f.name),
+                f.pos,
+            );
+            let ty = self.resolve(&f.ty, params, f.pos);
+            out.push(FieldDecl {
+                name: f.name.clone(),
+                stable_id,
+                persistent,
+                ty,
+                pos: f.pos,
+            });
+        }
+        out
+    }
+
+    fn decl(&mut self, module: &str, d: &RawDecl) -> TypeDecl {
+        let (stable_id, persistent) = self.identity(
+            &d.id,
+            format!("auto:{}:{module}.{}", d.kind.keyword(), d.name),
+            &format!("{} `{}`", d.kind.keyword(), d.name),
+            d.pos,
+        );
+        let mut seen: HashMap<&str, Pos> = HashMap::new();
+        for (p, pos) in &d.params {
+            if let Some(first) = seen.insert(p, *pos) {
+                self.error(
+                    codes::DUPLICATE_MEMBER,
+                    "decl.duplicate_member",
+                    format!(
+                        "type parameter `{p}` is declared twice (first at {}:{})",
+                        first.line, first.column
+                    ),
+                    *pos,
+                );
+            }
+        }
+        let params: Vec<String> = d.params.iter().map(|(p, _)| p.clone()).collect();
+        let fields = self.fields(&d.fields, &stable_id, "auto:field:", &params);
+        let mut cases = Vec::with_capacity(d.cases.len());
+        let mut seen: HashMap<&str, Pos> = HashMap::new();
+        for c in &d.cases {
+            if let Some(first) = seen.insert(&c.name, c.pos) {
+                self.error(
+                    codes::DUPLICATE_MEMBER,
+                    "decl.duplicate_member",
+                    format!(
+                        "case `{}` is declared twice (first at {}:{})",
+                        c.name, first.line, first.column
+                    ),
+                    c.pos,
+                );
+            }
+            let (case_id, persistent) = self.identity(
+                &c.id,
+                format!("auto:case:{stable_id}.{}", c.name),
+                &format!("case `{}`", c.name),
+                c.pos,
+            );
+            let fields = self.fields(&c.fields, &case_id, "auto:case-field:", &params);
+            cases.push(CaseDecl {
+                name: c.name.clone(),
+                stable_id: case_id,
+                persistent,
+                fields,
+                pos: c.pos,
+            });
+        }
+        TypeDecl {
+            kind: d.kind,
+            name: d.name.clone(),
+            stable_id,
+            persistent,
+            params,
+            fields,
+            cases,
+            prelude: false,
+            pos: d.pos,
+        }
+    }
+}
+
+fn contains_fn(t: &TypeExpr) -> bool {
+    match t {
+        TypeExpr::Fn { .. } => true,
+        TypeExpr::Builtin(_) => false,
+        TypeExpr::Named { args, .. } => args.iter().any(contains_fn),
+        TypeExpr::Array { elem, .. } | TypeExpr::Slice(elem) => contains_fn(elem),
+    }
+}
+
+/// The records a type holds by value: a named record, or the element of a
+/// fixed array (LANGUAGE.md: "directly or through other records").
+fn by_value_records(decls: &[TypeDecl], t: &TypeExpr, out: &mut Vec<usize>) {
+    match t {
+        TypeExpr::Named {
+            target: Target::Decl(j),
+            ..
+        } if decls.get(*j).is_some_and(|d| d.kind == DeclKind::Record) => out.push(*j),
+        TypeExpr::Array { elem, .. } => by_value_records(decls, elem, out),
+        _ => {}
+    }
+}
+
+/// True when some generic *record* is instantiated in `t` (at the top, in
+/// type arguments or as an array element).
+fn instantiates_generic_record(decls: &[TypeDecl], t: &TypeExpr) -> bool {
+    match t {
+        TypeExpr::Named { target, args, .. } => {
+            matches!(target, Target::Decl(j) if decls.get(*j).is_some_and(|d| d.kind == DeclKind::Record && !d.params.is_empty()))
+                || args.iter().any(|a| instantiates_generic_record(decls, a))
+        }
+        TypeExpr::Array { elem, .. } | TypeExpr::Slice(elem) => {
+            instantiates_generic_record(decls, elem)
+        }
+        TypeExpr::Builtin(_) | TypeExpr::Fn { .. } => false,
+    }
+}
+
+/// True when record `start` is a monomorphic record whose fields are,
+/// recursively, only Copy scalars (iterative: no input can exhaust the stack).
+fn copy_only_record(decls: &[TypeDecl], start: usize) -> bool {
+    let mut stack = vec![start];
+    let mut seen = HashSet::new();
+    while let Some(r) = stack.pop() {
+        if !seen.insert(r) {
+            continue; // a cycle by value is SPX-T217's business
+        }
+        let Some(d) = decls.get(r) else { return false };
+        if d.kind != DeclKind::Record || !d.params.is_empty() {
+            return false;
+        }
+        for f in &d.fields {
+            match &f.ty {
+                TypeExpr::Builtin(b) if b.is_copy_scalar() => {}
+                TypeExpr::Named {
+                    target: Target::Decl(j),
+                    args,
+                    ..
+                } if args.is_empty() => stack.push(*j),
+                _ => return false,
+            }
+        }
+    }
+    true
+}
+
+pub(crate) fn check(path: &str, raw: RawModule) -> Result<Module, Vec<Diagnostic>> {
+    let mut c = Checker {
+        path,
+        errors: Vec::new(),
+        warnings: Vec::new(),
+        types: HashMap::new(),
+        aliases: HashMap::new(),
+        poisoned: HashSet::new(),
+    };
+
+    // Names: reserved names, duplicate types, aliases.
+    let prelude = prelude();
+    let n = raw.decls.len();
+    for (k, p) in prelude.iter().enumerate() {
+        c.types.insert(p.name.clone(), n + k);
+    }
+    let mut first_pos: HashMap<String, Pos> = HashMap::new();
+    for (i, d) in raw.decls.iter().enumerate() {
+        if reserved(&d.name) {
+            c.error(
+                codes::RESERVED_NAME,
+                "decl.reserved_name",
+                format!(
+                    "`{}` is a compiler-owned type name and cannot be declared",
+                    d.name
+                ),
+                d.pos,
+            );
+            continue;
+        }
+        match first_pos.get(&d.name) {
+            Some(first) => {
+                let first = *first;
+                c.error(
+                    codes::DUPLICATE_NAME,
+                    "decl.duplicate_name",
+                    format!(
+                        "a type named `{}` is already declared at {}:{}",
+                        d.name, first.line, first.column
+                    ),
+                    d.pos,
+                );
+            }
+            None => {
+                first_pos.insert(d.name.clone(), d.pos);
+                c.types.insert(d.name.clone(), i);
+            }
+        }
+    }
+    for u in raw.uses.iter().filter(|u| u.kind == "type") {
+        if let Some(first) = first_pos.get(&u.alias) {
+            let first = *first;
+            c.error(
+                codes::DUPLICATE_NAME,
+                "decl.duplicate_name",
+                format!(
+                    "`{}` is both a `use type` alias and a type declared at {}:{}",
+                    u.alias, first.line, first.column
+                ),
+                u.pos,
+            );
+        } else if reserved(&u.alias) || c.aliases.contains_key(&u.alias) {
+            c.error(
+                codes::DUPLICATE_NAME,
+                "decl.duplicate_name",
+                format!("the type name `{}` is already taken", u.alias),
+                u.pos,
+            );
+        } else {
+            c.aliases.insert(u.alias.clone(), u.id.clone());
+        }
+    }
+
+    let mut decls: Vec<TypeDecl> = raw.decls.iter().map(|d| c.decl(&raw.name, d)).collect();
+    decls.extend(prelude);
+
+    // Arity of named declarations (needs every declaration).
+    for d in decls.iter().filter(|d| !d.prelude) {
+        let all = d
+            .fields
+            .iter()
+            .chain(d.cases.iter().flat_map(|k| k.fields.iter()));
+        for f in all {
+            let mut stack = vec![&f.ty];
+            while let Some(t) = stack.pop() {
+                match t {
+                    TypeExpr::Named { name, args, target } => {
+                        if let Target::Decl(j) = target {
+                            let want = decls.get(*j).map_or(0, |t| t.params.len());
+                            if want != args.len() && !c.poisoned.contains(&f.pos) {
+                                c.error(
+                                    codes::TYPE_ARITY,
+                                    "decl.type_arity",
+                                    format!(
+                                        "`{name}` takes {want} type argument(s), found {}",
+                                        args.len()
+                                    ),
+                                    f.pos,
+                                );
+                                c.poisoned.insert(f.pos);
+                            }
+                        }
+                        stack.extend(args.iter());
+                    }
+                    TypeExpr::Array { elem, .. } | TypeExpr::Slice(elem) => stack.push(elem),
+                    TypeExpr::Fn { params, ret } => {
+                        stack.extend(params.iter());
+                        stack.extend(ret.iter().map(|r| &**r));
+                    }
+                    TypeExpr::Builtin(_) => {}
+                }
+            }
+        }
+    }
+
+    // Stable ids: duplicates among types, fields and cases (prelude
+    // included, claimed first), NUL.
+    let mut ids: HashMap<&str, (Pos, bool)> = HashMap::new();
+    for d in decls.iter().filter(|d| d.prelude) {
+        ids.insert(&d.stable_id, (Pos::default(), true));
+        for k in &d.cases {
+            ids.insert(&k.stable_id, (Pos::default(), true));
+            for f in &k.fields {
+                ids.insert(&f.stable_id, (Pos::default(), true));
+            }
+        }
+    }
+    let mut id_errors = Vec::new();
+    for d in decls.iter().filter(|d| !d.prelude) {
+        let mut items: Vec<(&str, bool, Pos)> = vec![(&d.stable_id, d.persistent, d.pos)];
+        items.extend(
+            d.fields
+                .iter()
+                .map(|f| (f.stable_id.as_str(), f.persistent, f.pos)),
+        );
+        for k in &d.cases {
+            items.push((&k.stable_id, k.persistent, k.pos));
+            items.extend(
+                k.fields
+                    .iter()
+                    .map(|f| (f.stable_id.as_str(), f.persistent, f.pos)),
+            );
+        }
+        for (id, persistent, pos) in items {
+            if persistent && id.contains('\0') {
+                id_errors.push((
+                    "decl.id_nul",
+                    format!(
+                        "stable id {} contains a NUL character",
+                        crate::quote::quote(id)
+                    ),
+                    pos,
+                ));
+            }
+            match ids.get(id) {
+                Some((first, first_persistent)) if persistent || *first_persistent => {
+                    let place = if *first == Pos::default() {
+                        "by the prelude".to_owned()
+                    } else {
+                        format!("at {}:{}", first.line, first.column)
+                    };
+                    id_errors.push((
+                        "decl.duplicate_id",
+                        format!(
+                            "stable id {} is already declared {place}",
+                            crate::quote::quote(id)
+                        ),
+                        pos,
+                    ));
+                }
+                Some(_) => {} // two automatic ids: a duplicate name, reported above
+                None => {
+                    ids.insert(id, (pos, persistent));
+                }
+            }
+        }
+    }
+    for (rule, msg, pos) in id_errors {
+        c.error(codes::DUPLICATE_ID, rule, msg, pos);
+    }
+
+    // SPX-T287, SPX-T223, SPX-T215, SPX-T217 on the module's own declarations.
+    for d in decls.iter().filter(|d| !d.prelude) {
+        let all = d
+            .fields
+            .iter()
+            .chain(d.cases.iter().flat_map(|k| k.fields.iter()));
+        for f in all {
+            if !c.poisoned.contains(&f.pos) && contains_fn(&f.ty) {
+                c.error(
+                    codes::FUNCTION_FIELD,
+                    "decl.function_field",
+                    format!("field `{}` has a function type; function values cannot be stored in fields", f.name),
+                    f.pos,
+                );
+                c.poisoned.insert(f.pos);
+            }
+        }
+    }
+    let poisoned = c.poisoned.clone();
+    for d in decls.iter().filter(|d| !d.prelude) {
+        if d.kind == DeclKind::Record {
+            for f in d.fields.iter().filter(|f| !poisoned.contains(&f.pos)) {
+                if !d.params.is_empty() {
+                    let ok = matches!(
+                        &f.ty,
+                        TypeExpr::Builtin(Builtin::I64 | Builtin::Bool)
+                            | TypeExpr::Named {
+                                target: Target::Param,
+                                ..
+                            }
+                    );
+                    if !ok {
+                        c.error(
+                            codes::GENERIC_RECORD,
+                            "decl.generic_record_field",
+                            format!(
+                                "field `{}` of the generic record `{}` must be `i64`, `bool` or a type parameter of the record",
+                                f.name, d.name
+                            ),
+                            f.pos,
+                        );
+                    }
+                } else if instantiates_generic_record(&decls, &f.ty) {
+                    c.error(
+                        codes::GENERIC_RECORD,
+                        "decl.generic_record_instance",
+                        format!(
+                            "field `{}` is typed with an instance of a generic record",
+                            f.name
+                        ),
+                        f.pos,
+                    );
+                }
+            }
+        }
+        if d.kind == DeclKind::Variant {
+            if d.cases.is_empty() {
+                c.error(
+                    codes::COPY_VARIANTS,
+                    "decl.empty_variant",
+                    format!("variant `{}` has no cases", d.name),
+                    d.pos,
+                );
+            }
+            let payload = || d.cases.iter().flat_map(|k| k.fields.iter());
+            let owned_ok = d.params.is_empty()
+                && payload()
+                    .any(|f| matches!(f.ty, TypeExpr::Builtin(Builtin::String | Builtin::Bytes)));
+            for f in payload().filter(|f| !poisoned.contains(&f.pos)) {
+                let ok = match &f.ty {
+                    TypeExpr::Builtin(b) => {
+                        b.is_copy_scalar()
+                            || (owned_ok && matches!(b, Builtin::String | Builtin::Bytes))
+                    }
+                    TypeExpr::Named {
+                        target: Target::Param,
+                        ..
+                    } => true,
+                    // Foreign: not resolved by this profile; derivation
+                    // refuses it as type.unresolved.
+                    TypeExpr::Named {
+                        target: Target::Alias { .. },
+                        ..
+                    } => true,
+                    TypeExpr::Named {
+                        target: Target::Decl(j),
+                        args,
+                        ..
+                    } => args.is_empty() && copy_only_record(&decls, *j),
+                    TypeExpr::Array { .. } | TypeExpr::Slice(_) | TypeExpr::Fn { .. } => false,
+                };
+                if !ok {
+                    c.error(
+                        codes::COPY_VARIANTS,
+                        "decl.copy_variant_payload",
+                        format!(
+                            "payload field `{}` of variant `{}` is not admitted: a case payload must be a Copy scalar (bool i32 i64 u8 usize char f32 f64), a type parameter of the variant, or a monomorphic record of Copy scalars (string and Bytes only in a monomorphic variant)",
+                            f.name, d.name
+                        ),
+                        f.pos,
+                    );
+                }
+            }
+        }
+    }
+
+    // SPX-T217: a record reaching itself by value.
+    let edges: Vec<Vec<usize>> = decls
+        .iter()
+        .map(|d| {
+            let mut out = Vec::new();
+            if d.kind == DeclKind::Record {
+                for f in &d.fields {
+                    by_value_records(&decls, &f.ty, &mut out);
+                }
+            }
+            out
+        })
+        .collect();
+    for (r, d) in decls.iter().enumerate() {
+        if d.kind != DeclKind::Record || d.prelude {
+            continue;
+        }
+        // Breadth-first search from r's successors back to r, with parents
+        // for the message.
+        let mut parent: HashMap<usize, usize> = HashMap::new();
+        let mut queue: std::collections::VecDeque<usize> = std::collections::VecDeque::new();
+        for &s in edges.get(r).into_iter().flatten() {
+            if let std::collections::hash_map::Entry::Vacant(e) = parent.entry(s) {
+                e.insert(r);
+                queue.push_back(s);
+            }
+        }
+        let mut found = parent.contains_key(&r);
+        while let (false, Some(x)) = (found, queue.pop_front()) {
+            for &s in edges.get(x).into_iter().flatten() {
+                if let std::collections::hash_map::Entry::Vacant(e) = parent.entry(s) {
+                    e.insert(x);
+                    if s == r {
+                        found = true;
+                        break;
+                    }
+                    queue.push_back(s);
+                }
+            }
+        }
+        if found {
+            let mut chain = vec![d.name.clone()];
+            let mut x = parent.get(&r).copied();
+            while let Some(p) = x {
+                if p == r || chain.len() > decls.len() {
+                    break;
+                }
+                chain.push(decls.get(p).map_or(String::new(), |t| t.name.clone()));
+                x = parent.get(&p).copied();
+            }
+            chain.push(d.name.clone());
+            let last = chain.len() - 1;
+            if let Some(middle) = chain.get_mut(1..last) {
+                middle.reverse();
+            }
+            c.error(
+                codes::RECURSIVE_RECORD,
+                "decl.recursive_record",
+                format!(
+                    "record `{}` contains itself by value ({}); it would have infinite size",
+                    d.name,
+                    chain.join(" -> ")
+                ),
+                d.pos,
+            );
+        }
+    }
+
+    if c.errors.is_empty() {
+        Ok(Module {
+            path: path.to_owned(),
+            name: raw.name,
+            decls,
+            warnings: c.warnings,
+        })
+    } else {
+        c.errors.sort_by_key(|(p, _)| (p.line, p.column));
+        Err(c.errors.into_iter().map(|(_, d)| d).collect())
+    }
+}

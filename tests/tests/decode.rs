@@ -1,0 +1,1125 @@
+//! The strict decoder (FORMAT.md §6–7): every rule, precedence, boundaries,
+//! non-canonical input, round trips, fast path = spec-ordered path.
+
+use proptest::prelude::*;
+use spx_schema::decode::{decode, decode_fast_path, decode_spec_path};
+use spx_schema::encode::encode;
+use spx_schema::graph::{Case, Field, FieldType, Repr, TypeGraph, TypeKind, TypeNode};
+use spx_schema::{Code, Diagnostic, Location, Schema, Value};
+
+// ---------------------------------------------------------------- fixtures
+
+fn field(id: &str, ty: FieldType) -> Field {
+    Field {
+        stable_id: id.into(),
+        name: String::new(),
+        ty,
+    }
+}
+
+fn scalar(id: &str, r: Repr) -> Field {
+    field(id, FieldType::Scalar(r))
+}
+
+fn record(id: &str, fields: Vec<Field>) -> TypeNode {
+    TypeNode {
+        stable_id: id.into(),
+        name: String::new(),
+        kind: TypeKind::Record { fields },
+    }
+}
+
+fn case(id: &str, fields: Vec<Field>) -> Case {
+    Case {
+        stable_id: id.into(),
+        name: String::new(),
+        fields,
+    }
+}
+
+fn variant(id: &str, cases: Vec<Case>) -> TypeNode {
+    TypeNode {
+        stable_id: id.into(),
+        name: String::new(),
+        kind: TypeKind::Variant { cases },
+    }
+}
+
+/// inner (0), shape (1), root (2).
+fn schema() -> Schema {
+    Schema::from_graph(TypeGraph {
+        types: vec![
+            record(
+                "t.inner",
+                vec![scalar("inner.x", Repr::I64), scalar("inner.b", Repr::Bool)],
+            ),
+            variant(
+                "t.shape",
+                vec![
+                    case("shape.circle", vec![scalar("circle.r", Repr::U8)]),
+                    case(
+                        "shape.rect",
+                        vec![scalar("rect.w", Repr::I32), scalar("rect.h", Repr::I32)],
+                    ),
+                    case("shape.none", vec![]),
+                ],
+            ),
+            record(
+                "t.root",
+                vec![
+                    scalar("root.flag", Repr::Bool),
+                    scalar("root.i32", Repr::I32),
+                    scalar("root.i64", Repr::I64),
+                    scalar("root.u8", Repr::U8),
+                    scalar("root.u64", Repr::U64),
+                    scalar("root.s", Repr::String),
+                    scalar("root.bytes", Repr::Bytes),
+                    field("outer.inner", FieldType::Nested(0)),
+                    field("root.shape", FieldType::Nested(1)),
+                ],
+            ),
+        ],
+    })
+    .unwrap()
+}
+
+const VALUE: &str = r#"{"fields":{"root.flag":true,"root.i32":"-5","root.i64":"9007199254740993","root.u8":"255","root.u64":"18446744073709551615","root.s":"héllo","root.bytes":[0,1,255],"outer.inner":{"fields":{"inner.x":"7","inner.b":false}},"root.shape":{"case":"shape.rect","fields":{"rect.w":"3","rect.h":"4"}}}}"#;
+
+fn envelope(s: &Schema, value: &str) -> String {
+    format!(
+        "{{\"schema\":\"semaprax.agent-interaction-value.v1\",\"root_type_id\":\"{}\",\"schema_digest\":\"{}\",\"value\":{value}}}\n",
+        s.root_type_id(),
+        s.digest()
+    )
+}
+
+fn valid() -> String {
+    envelope(&schema(), VALUE)
+}
+
+/// The valid document with `from` (which must occur exactly once) replaced.
+fn replaced(from: &str, to: &str) -> String {
+    let v = valid();
+    assert_eq!(v.matches(from).count(), 1, "`{from}` must occur once");
+    v.replacen(from, to, 1)
+}
+
+fn expected_value() -> Value {
+    let s = |x: &str| x.to_string();
+    Value::Record(vec![
+        (s("root.flag"), Value::Bool(true)),
+        (s("root.i32"), Value::I64(-5)),
+        (s("root.i64"), Value::I64(9_007_199_254_740_993)),
+        (s("root.u8"), Value::U64(255)),
+        (s("root.u64"), Value::U64(u64::MAX)),
+        (s("root.s"), Value::String(s("héllo"))),
+        (s("root.bytes"), Value::Bytes(vec![0, 1, 255])),
+        (
+            s("outer.inner"),
+            Value::Record(vec![
+                (s("inner.x"), Value::I64(7)),
+                (s("inner.b"), Value::Bool(false)),
+            ]),
+        ),
+        (
+            s("root.shape"),
+            Value::Variant {
+                case: s("shape.rect"),
+                fields: vec![(s("rect.w"), Value::I64(3)), (s("rect.h"), Value::I64(4))],
+            },
+        ),
+    ])
+}
+
+// ---------------------------------------------------------------- helpers
+
+const Z205_MESSAGE: &str =
+    "AgentInteractionValue is not canonical semaprax.agent-interaction-value.v1 JSON";
+
+/// Asserts a refusal with exactly this code, rule, pointer and message, the
+/// same diagnostic from the spec-ordered path, and no fast-path admission.
+#[track_caller]
+fn refused(s: &Schema, bytes: impl AsRef<[u8]>, code: Code, rule: &str, pointer: &str) -> Diagnostic {
+    let bytes = bytes.as_ref();
+    let shown = String::from_utf8_lossy(&bytes[..bytes.len().min(300)]).into_owned();
+    let d = match decode(s, bytes) {
+        Ok(_) => panic!("admitted, expected {code} {rule}: {shown}"),
+        Err(d) => d,
+    };
+    assert_eq!(
+        (d.code, d.rule, &d.location),
+        (code, rule, &Location::Pointer(pointer.into())),
+        "{shown}\n{d}"
+    );
+    let message = if code == Code::Z205 {
+        Z205_MESSAGE.to_string()
+    } else {
+        format!("AgentInteractionValue invariant failed: {rule}")
+    };
+    assert_eq!(d.message, message);
+    assert_eq!(decode_spec_path(s, bytes), Err(d.clone()), "paths disagree: {shown}");
+    assert!(decode_fast_path(s, bytes).is_none());
+    d
+}
+
+#[track_caller]
+fn z205(bytes: impl AsRef<[u8]>, rule: &str, pointer: &str) -> Diagnostic {
+    refused(&schema(), bytes, Code::Z205, rule, pointer)
+}
+
+#[track_caller]
+fn z206(bytes: impl AsRef<[u8]>, rule: &str, pointer: &str) -> Diagnostic {
+    refused(&schema(), bytes, Code::Z206, rule, pointer)
+}
+
+/// Asserts admission by both paths, with the input as canonical text.
+#[track_caller]
+fn admitted(s: &Schema, bytes: impl AsRef<[u8]>) -> Value {
+    let bytes = bytes.as_ref();
+    let d = decode(s, bytes).unwrap_or_else(|e| {
+        panic!("refused: {e}\n{}", String::from_utf8_lossy(&bytes[..bytes.len().min(300)]))
+    });
+    assert_eq!(d.canonical.as_bytes(), bytes);
+    assert_eq!(decode_spec_path(s, bytes).as_ref(), Ok(&d));
+    assert_eq!(decode_fast_path(s, bytes).as_ref(), Some(&d));
+    assert_eq!(encode(s, &d.value).as_deref(), Ok(d.canonical.as_str()));
+    d.value
+}
+
+fn field_ptr(id: &str) -> String {
+    format!("/value/fields/{id}")
+}
+
+// ---------------------------------------------------------------- admission
+
+#[test]
+fn the_valid_document_is_admitted_with_exact_scalars() {
+    let v = admitted(&schema(), valid());
+    assert_eq!(v, expected_value());
+}
+
+#[test]
+fn every_variant_case_is_admitted() {
+    let s = schema();
+    for (shape, case, fields) in [
+        (
+            r#"{"case":"shape.circle","fields":{"circle.r":"0"}}"#,
+            "shape.circle",
+            vec![("circle.r".to_string(), Value::U64(0))],
+        ),
+        (r#"{"case":"shape.none","fields":{}}"#, "shape.none", vec![]),
+    ] {
+        let doc = replaced(
+            r#"{"case":"shape.rect","fields":{"rect.w":"3","rect.h":"4"}}"#,
+            shape,
+        );
+        let v = admitted(&s, doc);
+        assert_eq!(
+            v.field("root.shape"),
+            Some(&Value::Variant {
+                case: case.into(),
+                fields
+            })
+        );
+    }
+}
+
+// ---------------------------------------------------------------- steps 1–8
+
+#[test]
+fn step1_document_bytes() {
+    // 65537 bytes of otherwise harmless text.
+    let mut doc = valid().trim_end().to_string();
+    doc.push_str(&" ".repeat(65536 - doc.len()));
+    doc.push('\n');
+    assert_eq!(doc.len(), 65537);
+    z206(&doc, "document_bytes", "");
+    // Exactly 65536 bytes is not refused for its size (whitespace is).
+    doc.remove(doc.len() - 2);
+    assert_eq!(doc.len(), 65536);
+    z205(&doc, "canonical.mismatch", "");
+}
+
+#[test]
+fn step1_document_bytes_comes_before_utf8() {
+    let mut bytes = vec![0xFFu8; 65537];
+    z206(&bytes, "document_bytes", "");
+    bytes.truncate(65536);
+    z206(&bytes, "utf8", "");
+}
+
+#[test]
+fn step2_utf8() {
+    let mut bytes = valid().into_bytes();
+    let at = bytes.windows(5).position(|w| w == b"llo\"}").unwrap();
+    bytes[at] = 0xFF;
+    z206(&bytes, "utf8", "");
+    // A lone continuation byte, an overlong encoding, a UTF-16 surrogate.
+    for bad in [&b"\x80"[..], b"\xC0\xAF", b"\xED\xA0\x80"] {
+        let mut b = valid().into_bytes();
+        let at = b.windows(3).position(|w| w == b"llo").unwrap();
+        b.splice(at..at, bad.iter().copied());
+        z206(&b, "utf8", "");
+    }
+}
+
+#[test]
+fn step2_utf8_comes_before_framing() {
+    z206(b"\xFF", "utf8", "");
+}
+
+#[test]
+fn step3_framing() {
+    let v = valid();
+    let body = v.trim_end_matches('\n');
+    z205(body, "document.framing", ""); // no LF
+    z205(format!("{body}\n\n"), "document.framing", ""); // doubled LF
+    z205(format!("{body}\r\n"), "document.framing", ""); // CRLF
+    z205(format!("\u{FEFF}{body}\n"), "document.framing", ""); // BOM
+    z205("", "document.framing", "");
+    z205("\n", "document.framing", "");
+    z205(format!("{body}\r"), "document.framing", "");
+    // An LF or a CR anywhere in the body, even where JSON allows whitespace.
+    z205(v.replacen(",", ",\n", 1), "document.framing", "");
+    z205(v.replacen(",", ",\r", 1), "document.framing", "");
+    // Pretty-printing always has LFs.
+    let pretty = serde_json::to_string_pretty(&serde_json::from_str::<serde_json::Value>(body).unwrap())
+        .unwrap()
+        + "\n";
+    z205(pretty, "document.framing", "");
+}
+
+#[test]
+fn step4_json_syntax() {
+    for bad in [
+        "{",
+        "{\"schema\":}",
+        "{\"schema\":\"x\",}",
+        "[1,]",
+        "{} {}",
+        "nul",
+        "'x'",
+        "{schema:1}",
+    ] {
+        z205(format!("{bad}\n"), "json.syntax", "");
+    }
+    // Syntax errors deep inside the value.
+    z205(replaced("[0,1,255]", "[0,1,255,]"), "json.syntax", "");
+    z205(replaced("\"héllo\"", "\"h\\xllo\""), "json.syntax", "");
+    z205(replaced("[0,1,255]", "[0,01,255]"), "json.syntax", "");
+    z205(replaced("[0,1,255]", "[0,+1,255]"), "json.syntax", "");
+    z205(replaced("[0,1,255]", "[0,1e400,255]"), "json.syntax", "");
+    z205(replaced("[0,1,255]", "[0,-1e400,255]"), "json.syntax", "");
+    z205(replaced("[0,1,255]", &format!("[0,1{},255]", "0".repeat(400))), "json.syntax", "");
+}
+
+#[test]
+fn step4_comes_before_the_envelope() {
+    // A wrong root id and a trailing comma: the JSON error wins.
+    z205(
+        replaced("\"t.root\"", "\"t.other\"").replace("[0,1,255]", "[0,1,255,]"),
+        "json.syntax",
+        "",
+    );
+}
+
+#[test]
+fn step5_envelope_shape_and_keys() {
+    z205("[]\n", "envelope.shape", "");
+    z205("\"x\"\n", "envelope.shape", "");
+    z205("{}\n", "envelope.keys", "/schema");
+    let v = valid();
+    let body = v.trim_end().trim_end_matches('}');
+    // An extra key, reported at the key (document order, first one).
+    z205(format!("{body},\"zz\":1,\"aa\":2}}\n"), "envelope.keys", "/zz");
+    z205(format!("{body},\"a/b~c\":1}}\n"), "envelope.keys", "/a~1b~0c");
+    // A missing key, at the place where it should be.
+    let no_value = v.split(",\"value\":").next().unwrap().to_string() + "}\n";
+    z205(no_value, "envelope.keys", "/value");
+    // Unknown before missing, and before a wrong schema id.
+    z205(
+        "{\"schema\":\"nope\",\"extra\":1}\n",
+        "envelope.keys",
+        "/extra",
+    );
+}
+
+#[test]
+fn step6_envelope_schema() {
+    z205(
+        replaced("\"semaprax.agent-interaction-value.v1\"", "\"semaprax.agent-interaction-schema.v1\""),
+        "envelope.schema",
+        "/schema",
+    );
+    z205(
+        replaced("\"semaprax.agent-interaction-value.v1\"", "1"),
+        "envelope.schema",
+        "/schema",
+    );
+    // Step 6 comes before a wrong root id.
+    z205(
+        replaced("\"semaprax.agent-interaction-value.v1\"", "null").replace("\"t.root\"", "\"x\""),
+        "envelope.schema",
+        "/schema",
+    );
+}
+
+#[test]
+fn step7_root_type_id() {
+    z205(replaced("\"t.root\"", "7"), "envelope.shape", "/root_type_id");
+    z206(replaced("\"t.root\"", "\"t.inner\""), "root_type_id", "/root_type_id");
+}
+
+#[test]
+fn step8_schema_digest() {
+    let s = schema();
+    let digest = format!("\"{}\"", s.digest());
+    z205(replaced(&digest, "[]"), "envelope.shape", "/schema_digest");
+    let other = format!("\"sha256:{}\"", "0".repeat(64));
+    z206(replaced(&digest, &other), "schema_digest", "/schema_digest");
+}
+
+#[test]
+fn root_type_id_comes_before_schema_digest() {
+    let s = schema();
+    let digest = format!("\"{}\"", s.digest());
+    let doc = replaced(&digest, "\"sha256:x\"").replace("\"t.root\"", "\"t.nope\"");
+    z206(doc, "root_type_id", "/root_type_id");
+    // And a malformed digest comes after a wrong root id too.
+    let doc = replaced(&digest, "1").replace("\"t.root\"", "\"t.nope\"");
+    z206(doc, "root_type_id", "/root_type_id");
+}
+
+// ---------------------------------------------------------------- step 9
+
+#[test]
+fn value_shape() {
+    z205(replaced(VALUE, "[]"), "value.shape", "/value");
+    z205(replaced(VALUE, "{}"), "value.shape", "/value/fields");
+    z205(replaced(VALUE, "{\"fields\":[]}"), "value.shape", "/value/fields");
+    z205(replaced("{\"fields\":{\"root.flag\"", "{\"extra\":1,\"fields\":{\"root.flag\""), "value.shape", "/value/extra");
+    // Nested record.
+    z205(
+        replaced("{\"fields\":{\"inner.x\":\"7\",\"inner.b\":false}}", "\"7\""),
+        "value.shape",
+        "/value/fields/outer.inner",
+    );
+    // Variant: key set, case not a string, fields not an object.
+    let shape = r#"{"case":"shape.rect","fields":{"rect.w":"3","rect.h":"4"}}"#;
+    z205(replaced(shape, r#"{"fields":{}}"#), "value.shape", "/value/fields/root.shape/case");
+    z205(replaced(shape, r#"{"case":"shape.none"}"#), "value.shape", "/value/fields/root.shape/fields");
+    z205(
+        replaced(shape, r#"{"case":"shape.none","fields":{},"x":0}"#),
+        "value.shape",
+        "/value/fields/root.shape/x",
+    );
+    z205(replaced(shape, r#"{"case":1,"fields":{}}"#), "value.shape", "/value/fields/root.shape/case");
+    z205(
+        replaced(shape, r#"{"case":"shape.none","fields":null}"#),
+        "value.shape",
+        "/value/fields/root.shape/fields",
+    );
+}
+
+#[test]
+fn value_case() {
+    let shape = r#"{"case":"shape.rect","fields":{"rect.w":"3","rect.h":"4"}}"#;
+    z206(
+        replaced(shape, r#"{"case":"shape.square","fields":{"rect.w":"3","rect.h":"4"}}"#),
+        "value.case",
+        "/value/fields/root.shape/case",
+    );
+}
+
+#[test]
+fn wrong_case_comes_before_malformed_case_fields() {
+    let shape = r#"{"case":"shape.rect","fields":{"rect.w":"3","rect.h":"4"}}"#;
+    z206(
+        replaced(shape, r#"{"case":"shape.square","fields":7}"#),
+        "value.case",
+        "/value/fields/root.shape/case",
+    );
+    z206(
+        replaced(shape, r#"{"case":"shape.square","fields":{"zz":"x"}}"#),
+        "value.case",
+        "/value/fields/root.shape/case",
+    );
+    // A declared case whose fields are malformed.
+    z206(
+        replaced(shape, r#"{"case":"shape.circle","fields":{"rect.w":"3","rect.h":"4"}}"#),
+        "value.fields.unknown",
+        "/value/fields/root.shape/fields/rect.w",
+    );
+    z206(
+        replaced(shape, r#"{"case":"shape.circle","fields":{"circle.r":"256"}}"#),
+        "value.integer_range",
+        "/value/fields/root.shape/fields/circle.r",
+    );
+}
+
+#[test]
+fn value_fields_unknown() {
+    z206(
+        replaced("\"root.flag\":true", "\"zzz\":1,\"root.flag\":true"),
+        "value.fields.unknown",
+        "/value/fields/zzz",
+    );
+    // Document order: the first undeclared key is reported.
+    z206(
+        replaced("\"root.flag\":true", "\"zzz\":1,\"aaa\":2,\"root.flag\":true"),
+        "value.fields.unknown",
+        "/value/fields/zzz",
+    );
+    // Pointer escaping of the key; the key is unescaped first.
+    z206(
+        replaced("\"root.flag\":true", "\"a/b~c\\u00e9\":1,\"root.flag\":true"),
+        "value.fields.unknown",
+        "/value/fields/a~1b~0cé",
+    );
+    z206(
+        replaced("\"inner.b\":false", "\"inner.b\":false,\"inner.y\":1"),
+        "value.fields.unknown",
+        "/value/fields/outer.inner/fields/inner.y",
+    );
+}
+
+#[test]
+fn value_fields_missing() {
+    z206(replaced("\"root.flag\":true,", ""), "value.fields.missing", "/value/fields/root.flag");
+    z206(replaced(",\"inner.b\":false", ""), "value.fields.missing", "/value/fields/outer.inner/fields/inner.b");
+    z206(replaced(",\"rect.h\":\"4\"", ""), "value.fields.missing", "/value/fields/root.shape/fields/rect.h");
+    // Declaration order decides which missing field is reported.
+    z206(
+        replaced("\"root.flag\":true,\"root.i32\":\"-5\",", ""),
+        "value.fields.missing",
+        "/value/fields/root.flag",
+    );
+}
+
+#[test]
+fn unknown_field_comes_before_missing() {
+    z206(
+        replaced("\"root.flag\":true,", "\"root.flag2\":true,"),
+        "value.fields.unknown",
+        "/value/fields/root.flag2",
+    );
+    // Even when the unknown key comes after a malformed declared field.
+    z206(
+        replaced("\"root.i32\":\"-5\"", "\"root.i32\":\"x\",\"bogus\":0"),
+        "value.fields.unknown",
+        "/value/fields/bogus",
+    );
+}
+
+#[test]
+fn earlier_field_error_comes_before_later_missing_field() {
+    z206(
+        replaced("\"root.i32\":\"-5\"", "\"root.i32\":\"01\"").replace(",\"root.shape\"", ",\"gone\"").replace(",\"gone\":{\"case\":\"shape.rect\",\"fields\":{\"rect.w\":\"3\",\"rect.h\":\"4\"}}", ""),
+        "value.integer",
+        "/value/fields/root.i32",
+    );
+    z206(
+        replaced("\"inner.x\":\"7\",\"inner.b\":false", "\"inner.x\":7"),
+        "value.representation",
+        "/value/fields/outer.inner/fields/inner.x",
+    );
+    // A later field's error loses to an earlier missing field.
+    z206(
+        replaced("\"root.flag\":true,", "").replace("\"root.u8\":\"255\"", "\"root.u8\":\"256\""),
+        "value.fields.missing",
+        "/value/fields/root.flag",
+    );
+}
+
+#[test]
+fn value_representation() {
+    for (from, to, id) in [
+        ("\"root.flag\":true", "\"root.flag\":\"true\"", "root.flag"),
+        ("\"root.flag\":true", "\"root.flag\":1", "root.flag"),
+        ("\"root.i32\":\"-5\"", "\"root.i32\":-5", "root.i32"),
+        ("\"root.i64\":\"9007199254740993\"", "\"root.i64\":9007199254740993", "root.i64"),
+        ("\"root.u8\":\"255\"", "\"root.u8\":255", "root.u8"),
+        ("\"root.u64\":\"18446744073709551615\"", "\"root.u64\":null", "root.u64"),
+        ("\"root.s\":\"héllo\"", "\"root.s\":[]", "root.s"),
+        ("\"root.bytes\":[0,1,255]", "\"root.bytes\":\"AAH/\"", "root.bytes"),
+        ("\"root.bytes\":[0,1,255]", "\"root.bytes\":{}", "root.bytes"),
+    ] {
+        z206(replaced(from, to), "value.representation", &field_ptr(id));
+    }
+}
+
+#[test]
+fn value_integer() {
+    for bad in ["", "-", "-0", "+1", "01", "-01", "1e3", "1.0", " 1", "1 ", "0x1", "١"] {
+        z206(
+            replaced("\"root.i32\":\"-5\"", &format!("\"root.i32\":\"{bad}\"")),
+            "value.integer",
+            &field_ptr("root.i32"),
+        );
+    }
+    // u8/u64 too.
+    z206(replaced("\"root.u8\":\"255\"", "\"root.u8\":\"-0\""), "value.integer", &field_ptr("root.u8"));
+}
+
+#[test]
+fn value_integer_range() {
+    for (from, to, id) in [
+        ("\"root.i32\":\"-5\"", "\"root.i32\":\"-2147483649\"", "root.i32"),
+        ("\"root.i32\":\"-5\"", "\"root.i32\":\"2147483648\"", "root.i32"),
+        ("\"root.i64\":\"9007199254740993\"", "\"root.i64\":\"9223372036854775808\"", "root.i64"),
+        ("\"root.i64\":\"9007199254740993\"", "\"root.i64\":\"-9223372036854775809\"", "root.i64"),
+        ("\"root.u8\":\"255\"", "\"root.u8\":\"256\"", "root.u8"),
+        ("\"root.u8\":\"255\"", "\"root.u8\":\"-1\"", "root.u8"),
+        ("\"root.u64\":\"18446744073709551615\"", "\"root.u64\":\"18446744073709551616\"", "root.u64"),
+        ("\"root.u64\":\"18446744073709551615\"", "\"root.u64\":\"-1\"", "root.u64"),
+        (
+            "\"root.u64\":\"18446744073709551615\"",
+            "\"root.u64\":\"99999999999999999999999999999999999999\"",
+            "root.u64",
+        ),
+    ] {
+        z206(replaced(from, to), "value.integer_range", &field_ptr(id));
+    }
+}
+
+#[test]
+fn integer_boundaries_are_admitted_exactly() {
+    let s = schema();
+    for (from, to, id, v) in [
+        ("\"root.i32\":\"-5\"", "\"root.i32\":\"-2147483648\"", "root.i32", Value::I64(i32::MIN.into())),
+        ("\"root.i32\":\"-5\"", "\"root.i32\":\"2147483647\"", "root.i32", Value::I64(i32::MAX.into())),
+        ("\"root.i32\":\"-5\"", "\"root.i32\":\"0\"", "root.i32", Value::I64(0)),
+        (
+            "\"root.i64\":\"9007199254740993\"",
+            "\"root.i64\":\"-9223372036854775808\"",
+            "root.i64",
+            Value::I64(i64::MIN),
+        ),
+        (
+            "\"root.i64\":\"9007199254740993\"",
+            "\"root.i64\":\"9223372036854775807\"",
+            "root.i64",
+            Value::I64(i64::MAX),
+        ),
+        ("\"root.u8\":\"255\"", "\"root.u8\":\"0\"", "root.u8", Value::U64(0)),
+        (
+            "\"root.u64\":\"18446744073709551615\"",
+            "\"root.u64\":\"9007199254740993\"",
+            "root.u64",
+            Value::U64((1 << 53) + 1),
+        ),
+    ] {
+        let v2 = admitted(&s, replaced(from, to));
+        assert_eq!(v2.field(id), Some(&v));
+    }
+    // 2^53+1 and u64::MAX survive exactly (no float on the way).
+    let v = admitted(&s, valid());
+    assert_eq!(v.field("root.i64"), Some(&Value::I64(9_007_199_254_740_993)));
+    assert_eq!(v.field("root.u64"), Some(&Value::U64(u64::MAX)));
+}
+
+#[test]
+fn value_string_bytes_boundary() {
+    let s = schema();
+    // 2048 two-byte characters = 4096 bytes: admitted.
+    let ok = "é".repeat(2048);
+    assert_eq!(ok.len(), 4096);
+    let v = admitted(&s, replaced("\"héllo\"", &format!("\"{ok}\"")));
+    assert_eq!(v.field("root.s"), Some(&Value::String(ok.clone())));
+    // Four-byte characters: 1024 of them = 4096 bytes.
+    let ok4 = "😀".repeat(1024);
+    admitted(&s, replaced("\"héllo\"", &format!("\"{ok4}\"")));
+    // 4097 bytes.
+    let over = format!("{ok}a");
+    z206(replaced("\"héllo\"", &format!("\"{over}\"")), "value.string_bytes", &field_ptr("root.s"));
+    // The bound is on the decoded text: 4096 bytes written with escapes
+    // (non-canonically) still pass the walk and fail only at step 10.
+    let escaped = "\\u00e9".repeat(2048);
+    z205(replaced("\"héllo\"", &format!("\"{escaped}\"")), "canonical.mismatch", &field_ptr("root.s"));
+    let escaped_over = format!("{escaped}a");
+    z206(replaced("\"héllo\"", &format!("\"{escaped_over}\"")), "value.string_bytes", &field_ptr("root.s"));
+    // 4095 escaped controls (6 input bytes each, 1 decoded byte): admitted.
+    let ctl = "\\u0001".repeat(4096);
+    let v = admitted(&s, replaced("\"héllo\"", &format!("\"{ctl}\"")));
+    assert_eq!(v.field("root.s"), Some(&Value::String("\u{1}".repeat(4096))));
+}
+
+#[test]
+fn value_bytes_boundaries() {
+    let s = schema();
+    let list = |n: usize, x: &str| format!("[{}]", vec![x; n].join(","));
+    let v = admitted(&s, replaced("[0,1,255]", &list(4096, "255")));
+    assert_eq!(v.field("root.bytes"), Some(&Value::Bytes(vec![255; 4096])));
+    let v = admitted(&s, replaced("[0,1,255]", "[]"));
+    assert_eq!(v.field("root.bytes"), Some(&Value::Bytes(vec![])));
+    z206(replaced("[0,1,255]", &list(4097, "7")), "value.bytes_length", &field_ptr("root.bytes"));
+    // The length comes before any element.
+    z206(replaced("[0,1,255]", &list(4097, "-1")), "value.bytes_length", &field_ptr("root.bytes"));
+    z206(replaced("[0,1,255]", &list(4097, "\"x\"")), "value.bytes_length", &field_ptr("root.bytes"));
+}
+
+#[test]
+fn value_bytes_element() {
+    for (bad, idx) in [
+        ("[0,256]", 1),
+        ("[-1]", 0),
+        ("[0,-0]", 1),
+        ("[1.0]", 0),
+        ("[1e0]", 0),
+        ("[1E2]", 0),
+        ("[0,0.5]", 1),
+        ("[2,1,\"1\"]", 2),
+        ("[true]", 0),
+        ("[null]", 0),
+        ("[[1]]", 0),
+        ("[1e300]", 0),
+        ("[0,1,255,18446744073709551616]", 3),
+    ] {
+        z206(
+            replaced("[0,1,255]", bad),
+            "value.bytes_element",
+            &format!("/value/fields/root.bytes/{idx}"),
+        );
+    }
+}
+
+/// A recursive hand-built graph (never derived) reaches `value.max_depth`.
+fn list_schema() -> Schema {
+    Schema::from_graph(TypeGraph {
+        types: vec![variant(
+            "list",
+            vec![
+                case("list.nil", vec![]),
+                case("list.cons", vec![scalar("cons.head", Repr::U8), field("cons.tail", FieldType::Nested(0))]),
+            ],
+        )],
+    })
+    .unwrap()
+}
+
+fn list_doc(s: &Schema, n: usize) -> (String, String) {
+    let mut v = String::from("{\"case\":\"list.nil\",\"fields\":{}}");
+    let mut ptr = String::from("/value");
+    for _ in 0..n {
+        v = format!("{{\"case\":\"list.cons\",\"fields\":{{\"cons.head\":\"1\",\"cons.tail\":{v}}}}}");
+        ptr.push_str("/fields/cons.tail");
+    }
+    (envelope(s, &v), ptr)
+}
+
+#[test]
+fn value_max_depth() {
+    let s = list_schema();
+    let (ok, _) = list_doc(&s, 16);
+    admitted(&s, ok);
+    let (deep, ptr) = list_doc(&s, 17);
+    refused(&s, deep, Code::Z206, "value.max_depth", &ptr);
+}
+
+// ---------------------------------------------------------------- step 10
+
+#[test]
+fn whitespace_anywhere_is_not_canonical() {
+    let v = valid();
+    // Between every pair of bytes outside strings where JSON allows it.
+    let mut in_string = false;
+    let mut escaped = false;
+    let bytes = v.as_bytes();
+    let mut count = 0;
+    for i in 1..bytes.len() - 1 {
+        let prev = bytes[i - 1];
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if prev == b'\\' {
+                escaped = true;
+            } else if prev == b'"' {
+                in_string = false;
+            }
+        } else if prev == b'"' {
+            in_string = true;
+        }
+        let boundary = !in_string && matches!(prev, b'{' | b'}' | b'[' | b']' | b',' | b':' | b'"' | b'e' | b'0'..=b'9');
+        if !boundary || (prev == b'"' && in_string) {
+            continue;
+        }
+        for ws in [" ", "\t"] {
+            let mut doc = v.clone();
+            doc.insert_str(i, ws);
+            let d = decode(&schema(), doc.as_bytes());
+            if let Err(d) = &d {
+                if d.rule == "json.syntax" {
+                    continue; // inside a literal or number
+                }
+            }
+            let d = d.expect_err("whitespace admitted");
+            assert_eq!((d.code, d.rule), (Code::Z205, "canonical.mismatch"), "{doc}");
+            assert_eq!(decode_spec_path(&schema(), doc.as_bytes()), Err(d));
+            count += 1;
+        }
+    }
+    assert!(count > 60, "{count}");
+    // Leading and trailing whitespace of the body.
+    z205(format!(" {v}"), "canonical.mismatch", "");
+    z205(v.replace("}\n", "} \n"), "canonical.mismatch", "");
+    z205(v.replace("}\n", "}\t\n"), "canonical.mismatch", "");
+    // Inside a member: the pointer names it.
+    z205(replaced("\"root.flag\":true", "\"root.flag\": true"), "canonical.mismatch", &field_ptr("root.flag"));
+    z205(replaced("[0,1,255]", "[0, 1,255]"), "canonical.mismatch", &field_ptr("root.bytes"));
+    z205(replaced("\"inner.x\":\"7\"", "\"inner.x\" :\"7\""), "canonical.mismatch", "/value/fields/outer.inner/fields/inner.x");
+}
+
+#[test]
+fn reordered_keys_are_not_canonical() {
+    let s = schema();
+    // Envelope.
+    let doc = format!(
+        "{{\"root_type_id\":\"t.root\",\"schema\":\"semaprax.agent-interaction-value.v1\",\"schema_digest\":\"{}\",\"value\":{VALUE}}}\n",
+        s.digest()
+    );
+    z205(doc, "canonical.mismatch", "/root_type_id");
+    // Fields.
+    z205(
+        replaced("\"root.flag\":true,\"root.i32\":\"-5\"", "\"root.i32\":\"-5\",\"root.flag\":true"),
+        "canonical.mismatch",
+        "/value/fields/root.i32",
+    );
+    z205(
+        replaced("\"inner.x\":\"7\",\"inner.b\":false", "\"inner.b\":false,\"inner.x\":\"7\""),
+        "canonical.mismatch",
+        "/value/fields/outer.inner/fields/inner.b",
+    );
+    // Variant keys.
+    z205(
+        replaced(
+            r#"{"case":"shape.rect","fields":{"rect.w":"3","rect.h":"4"}}"#,
+            r#"{"fields":{"rect.w":"3","rect.h":"4"},"case":"shape.rect"}"#,
+        ),
+        "canonical.mismatch",
+        "/value/fields/root.shape/fields",
+    );
+}
+
+#[test]
+fn duplicate_keys_at_every_level_are_refused() {
+    let shape = r#"{"case":"shape.rect","fields":{"rect.w":"3","rect.h":"4"}}"#;
+    let s = schema();
+    let cases: Vec<(String, &str)> = vec![
+        // Envelope, identical values.
+        (replaced("\"schema\":\"semaprax.agent-interaction-value.v1\",", "\"schema\":\"semaprax.agent-interaction-value.v1\",\"schema\":\"semaprax.agent-interaction-value.v1\","), "/schema"),
+        (replaced("\"root_type_id\":\"t.root\",", "\"root_type_id\":\"t.root\",\"root_type_id\":\"t.root\","), "/root_type_id"),
+        (replaced(",\"value\":", &format!(",\"schema_digest\":\"{}\",\"value\":", s.digest())), "/schema_digest"),
+        (format!("{},\"value\":{VALUE}}}\n", valid().trim_end().trim_end_matches('}')), ""),
+        // Value object, root fields, nested record, nested fields.
+        (replaced("{\"fields\":{\"root.flag\":true", "{\"fields\":{},\"fields\":{\"root.flag\":true"), "/value/fields"),
+        (replaced("\"root.flag\":true,", "\"root.flag\":true,\"root.flag\":true,"), "/value/fields/root.flag"),
+        (replaced("\"root.s\":\"héllo\",", "\"root.s\":\"héllo\",\"root.s\":\"héllo\","), "/value/fields/root.s"),
+        (replaced("{\"fields\":{\"inner.x\"", "{\"fields\":{\"inner.x\":\"7\",\"inner.b\":false},\"fields\":{\"inner.x\""), "/value/fields/outer.inner/fields"),
+        (replaced("\"inner.b\":false", "\"inner.b\":false,\"inner.b\":false"), "/value/fields/outer.inner/fields"),
+        // Variant: case, fields, case fields.
+        (replaced(shape, r#"{"case":"shape.rect","case":"shape.rect","fields":{"rect.w":"3","rect.h":"4"}}"#), "/value/fields/root.shape/case"),
+        (replaced(shape, r#"{"case":"shape.rect","fields":{"rect.w":"3","rect.h":"4"},"fields":{"rect.w":"3","rect.h":"4"}}"#), "/value/fields/root.shape"),
+        (replaced(shape, r#"{"case":"shape.rect","fields":{"rect.w":"3","rect.w":"3","rect.h":"4"}}"#), "/value/fields/root.shape/fields/rect.w"),
+    ];
+    for (doc, ptr) in cases {
+        z205(doc, "canonical.mismatch", ptr);
+    }
+}
+
+#[test]
+fn duplicate_keys_walk_sees_the_last_occurrence() {
+    let shape = r#"{"case":"shape.rect","fields":{"rect.w":"3","rect.h":"4"}}"#;
+    // Differing values: the last one is the one checked …
+    z206(
+        replaced("\"root.i32\":\"-5\"", "\"root.i32\":\"-5\",\"root.i32\":\"x\""),
+        "value.integer",
+        &field_ptr("root.i32"),
+    );
+    z206(
+        replaced("\"t.root\"", "\"t.root\",\"root_type_id\":\"t.other\""),
+        "root_type_id",
+        "/root_type_id",
+    );
+    z206(
+        replaced(shape, r#"{"case":"shape.rect","case":"shape.x","fields":{}}"#),
+        "value.case",
+        "/value/fields/root.shape/case",
+    );
+    // … and an invalid earlier one is only refused at step 10.
+    z205(
+        replaced("\"root.i32\":\"-5\"", "\"root.i32\":\"x\",\"root.i32\":\"-5\""),
+        "canonical.mismatch",
+        &field_ptr("root.i32"),
+    );
+    z205(
+        replaced("\"semaprax.agent-interaction-value.v1\"", "\"wrong\",\"schema\":\"semaprax.agent-interaction-value.v1\""),
+        "canonical.mismatch",
+        "/schema",
+    );
+    z205(
+        replaced(shape, r#"{"case":"shape.x","fields":7,"case":"shape.rect","fields":{"rect.w":"3","rect.h":"4"}}"#),
+        "canonical.mismatch",
+        "/value/fields/root.shape/case",
+    );
+    // A duplicated unknown key is still unknown; the first one is named.
+    z206(
+        replaced("\"inner.b\":false", "\"inner.b\":false,\"q\":1,\"q\":2"),
+        "value.fields.unknown",
+        "/value/fields/outer.inner/fields/q",
+    );
+}
+
+#[test]
+fn non_canonical_escapes_are_refused() {
+    let s = schema();
+    let with = |text: &str| replaced("\"héllo\"", text);
+    for (text, decoded) in [
+        ("\"h\\u00e9llo\"", "héllo"),
+        ("\"a\\/b\"", "a/b"),
+        ("\"\\b\"", "\u{8}"),
+        ("\"\\f\"", "\u{c}"),
+        ("\"\\u007F\"", "\u{7f}"),
+        ("\"\\u001F\"", "\u{1f}"),
+        ("\"\\u000a\"", "\n"),
+        ("\"\\u0009\"", "\t"),
+        ("\"\\u0041\"", "A"),
+        ("\"\\ud83d\\ude00\"", "😀"),
+        ("\"\\u00a0\"", "\u{a0}"),
+    ] {
+        z205(with(text), "canonical.mismatch", &field_ptr("root.s"));
+        // The walk did read the escape correctly: the canonical form of the
+        // same text is admitted.
+        let canonical = spx_schema::quote::quote(decoded);
+        let v = admitted(&s, with(&canonical));
+        assert_eq!(v.field("root.s"), Some(&Value::String(decoded.into())));
+    }
+    // Escapes in keys and ids are decoded for the walk, refused at step 10.
+    z205(replaced("\"root.flag\":", "\"root\\u002eflag\":"), "canonical.mismatch", &field_ptr("root.flag"));
+    z205(replaced("{\"schema\":", "{\"sch\\u0065ma\":"), "canonical.mismatch", "/schema");
+    z205(replaced("\"t.root\"", "\"t\\u002eroot\""), "canonical.mismatch", "/root_type_id");
+    z205(replaced("\"shape.rect\"", "\"shape\\u002erect\""), "canonical.mismatch", "/value/fields/root.shape/case");
+    z205(replaced("\"root.i32\":\"-5\"", "\"root.i32\":\"-\\u0035\""), "canonical.mismatch", &field_ptr("root.i32"));
+}
+
+#[test]
+fn lone_surrogates_are_not_json() {
+    for text in ["\"\\ud800\"", "\"\\udc00\"", "\"\\ud800x\"", "\"\\ud800\\u0041\"", "\"\\ud800\\ud800\"", "\"\\udfff\\ud800\""] {
+        z205(replaced("\"héllo\"", text), "json.syntax", "");
+    }
+    // In a key too.
+    z205(replaced("\"root.flag\":", "\"\\ud800\":"), "json.syntax", "");
+}
+
+#[test]
+fn every_control_character() {
+    let s = schema();
+    let controls = (0u32..=0x1f).chain(0x7f..=0x9f).filter_map(char::from_u32);
+    for c in controls {
+        let text = format!("a{c}b");
+        // Correctly escaped: admitted, and exactly the quoting of FORMAT.md §2.
+        let quoted = spx_schema::quote::quote(&text);
+        let expected_escape = match c {
+            '\n' => "\\n".to_string(),
+            '\r' => "\\r".to_string(),
+            '\t' => "\\t".to_string(),
+            c => format!("\\u{:04x}", c as u32),
+        };
+        assert_eq!(quoted, format!("\"a{expected_escape}b\""));
+        let v = admitted(&s, replaced("\"héllo\"", &quoted));
+        assert_eq!(v.field("root.s"), Some(&Value::String(text.clone())));
+        // Raw: refused.
+        let raw = replaced("\"héllo\"", &format!("\"{text}\""));
+        match c {
+            '\n' | '\r' => z205(raw, "document.framing", ""),
+            c if (c as u32) < 0x20 => z205(raw, "json.syntax", ""),
+            _ => z205(raw, "canonical.mismatch", &field_ptr("root.s")),
+        };
+        // Upper-case hex, where it differs, is refused.
+        let upper = format!("\"a\\u{:04X}b\"", c as u32);
+        if upper != quoted && !matches!(c, '\n' | '\r' | '\t') {
+            z205(replaced("\"héllo\"", &upper), "canonical.mismatch", &field_ptr("root.s"));
+        }
+    }
+}
+
+#[test]
+fn numbers_where_strings_belong_and_odd_forms() {
+    z206(replaced("\"root.i32\":\"-5\"", "\"root.i32\":-5"), "value.representation", &field_ptr("root.i32"));
+    z205(replaced("\"root.i32\":\"-5\"", "\"root.i32\":+5"), "json.syntax", "");
+    z205(replaced("\"root.i32\":\"-5\"", "\"root.i32\":05"), "json.syntax", "");
+    z206(replaced("\"root.i32\":\"-5\"", "\"root.i32\":-0"), "value.representation", &field_ptr("root.i32"));
+    z206(replaced("\"root.i32\":\"-5\"", "\"root.i32\":1e3"), "value.representation", &field_ptr("root.i32"));
+    z206(replaced("\"root.i32\":\"-5\"", "\"root.i32\":\"1e3\""), "value.integer", &field_ptr("root.i32"));
+}
+
+#[test]
+fn deep_nesting_never_overflows_the_stack() {
+    for open in ["{", "[", "{\"a\":", "[{\"a\":"] {
+        let doc = format!("{}\n", open.repeat(40_000));
+        z205(&doc, "json.syntax", "");
+        let doc = format!("{}\n", open.repeat(40_000 / open.len()));
+        z205(doc, "json.syntax", "");
+    }
+    // Inside the value.
+    let deep = format!("{}{}", "[".repeat(30_000), "]".repeat(30_000));
+    z205(replaced("[0,1,255]", &deep), "json.syntax", "");
+}
+
+#[test]
+fn the_nesting_limit_is_serde_jsons() {
+    for depth in [120usize, 124, 125, 126, 127, 128] {
+        // The envelope object plus the value's `depth` arrays.
+        let deep = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+        let doc = replaced(VALUE, &deep);
+        let serde_ok = serde_json::from_str::<serde_json::Value>(doc.trim_end()).is_ok();
+        let d = decode(&schema(), doc.as_bytes()).unwrap_err();
+        assert_eq!(d.rule == "json.syntax", !serde_ok, "{depth}");
+        assert_eq!(d.rule, if depth + 1 <= 127 { "value.shape" } else { "json.syntax" });
+    }
+}
+
+#[test]
+fn ids_with_pointer_and_json_special_characters() {
+    let weird = "w/e~i\"r\\d\u{1}é";
+    let s = Schema::from_graph(TypeGraph {
+        types: vec![record(weird, vec![scalar("a/b", Repr::U8), scalar("~q\"", Repr::String)])],
+    })
+    .unwrap();
+    let v = Value::Record(vec![
+        ("a/b".into(), Value::U64(9)),
+        ("~q\"".into(), Value::String("x".into())),
+    ]);
+    let doc = encode(&s, &v).unwrap();
+    assert!(doc.contains("\"root_type_id\":\"w/e~i\\\"r\\\\d\\u0001é\""), "{doc}");
+    assert_eq!(admitted(&s, &doc), v);
+    refused(&s, doc.replace("\"9\"", "\"09\""), Code::Z206, "value.integer", "/value/fields/a~1b");
+    refused(&s, doc.replace(",\"~q\\\"\":\"x\"", ""), Code::Z206, "value.fields.missing", "/value/fields/~0q\"");
+    refused(&s, doc.replace("\\u0001", "\\u0002"), Code::Z206, "root_type_id", "/root_type_id");
+}
+
+#[test]
+fn mismatch_detail_names_the_place() {
+    let d = z205(replaced("\"root.flag\":true", "\"root.flag\": true"), "canonical.mismatch", &field_ptr("root.flag"));
+    let detail = d.detail.unwrap();
+    assert!(detail.contains("expected \"true"), "{detail}");
+    assert!(detail.contains("found \" true"), "{detail}");
+}
+
+// ---------------------------------------------------------------- round trips and agreement
+
+fn arb_value() -> impl Strategy<Value = Value> {
+    let s = |x: &str| x.to_string();
+    let shape = prop_oneof![
+        any::<u8>().prop_map(move |r| Value::Variant {
+            case: "shape.circle".into(),
+            fields: vec![("circle.r".into(), Value::U64(r.into()))]
+        }),
+        (any::<i32>(), any::<i32>()).prop_map(|(w, h)| Value::Variant {
+            case: "shape.rect".into(),
+            fields: vec![("rect.w".into(), Value::I64(w.into())), ("rect.h".into(), Value::I64(h.into()))]
+        }),
+        Just(Value::Variant { case: "shape.none".into(), fields: vec![] }),
+    ];
+    (
+        any::<bool>(),
+        any::<i32>(),
+        any::<i64>(),
+        any::<u8>(),
+        any::<u64>(),
+        ".{0,40}",
+        proptest::collection::vec(any::<u8>(), 0..40),
+        any::<i64>(),
+        any::<bool>(),
+        shape,
+    )
+        .prop_map(move |(b, a, c, d, e, st, by, x, ib, sh)| {
+            Value::Record(vec![
+                (s("root.flag"), Value::Bool(b)),
+                (s("root.i32"), Value::I64(a.into())),
+                (s("root.i64"), Value::I64(c)),
+                (s("root.u8"), Value::U64(d.into())),
+                (s("root.u64"), Value::U64(e)),
+                (s("root.s"), Value::String(st)),
+                (s("root.bytes"), Value::Bytes(by)),
+                (
+                    s("outer.inner"),
+                    Value::Record(vec![(s("inner.x"), Value::I64(x)), (s("inner.b"), Value::Bool(ib))]),
+                ),
+                (s("root.shape"), sh),
+            ])
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn round_trip(v in arb_value()) {
+        let s = schema();
+        let doc = encode(&s, &v).unwrap();
+        let d = decode(&s, doc.as_bytes()).unwrap();
+        prop_assert_eq!(&d.value, &v);
+        prop_assert_eq!(&d.canonical, &doc);
+        prop_assert_eq!(decode_fast_path(&s, doc.as_bytes()), Some(d.clone()));
+        prop_assert_eq!(decode_spec_path(&s, doc.as_bytes()), Ok(d));
+    }
+
+    /// Random edits of canonical documents: both paths agree, nothing
+    /// panics, and step 4 refuses exactly what serde_json refuses.
+    #[test]
+    fn mutations_agree(
+        v in arb_value(),
+        edits in proptest::collection::vec((any::<prop::sample::Index>(), 0u8..3, prop::sample::select(vec![
+            b' ', b'"', b'\\', b',', b':', b'{', b'}', b'[', b']', b'0', b'1', b'-', b'e', b'.', b'u', b'a', 0x00, 0x7f, b'\n', b't', 0xc3, 0xa9,
+        ])), 1..4),
+    ) {
+        let s = schema();
+        let mut bytes = encode(&s, &v).unwrap().into_bytes();
+        for (at, op, b) in edits {
+            let i = at.index(bytes.len() + 1);
+            match op {
+                0 => bytes.insert(i, b),
+                1 if i < bytes.len() => { bytes.remove(i); }
+                _ if i < bytes.len() => bytes[i] = b,
+                _ => {}
+            }
+        }
+        let full = decode(&s, &bytes);
+        let spec = decode_spec_path(&s, &bytes);
+        prop_assert_eq!(&full, &spec);
+        match &full {
+            Ok(d) => {
+                prop_assert_eq!(d.canonical.as_bytes(), &bytes[..]);
+                prop_assert_eq!(decode_fast_path(&s, &bytes), Some(d.clone()));
+            }
+            Err(e) => {
+                prop_assert!(decode_fast_path(&s, &bytes).is_none());
+                if let Ok(text) = std::str::from_utf8(&bytes) {
+                    if let Some(body) = text.strip_suffix('\n') {
+                        if !body.is_empty() && !body.contains(['\n', '\r']) && !body.starts_with('\u{feff}') {
+                            let serde_ok = serde_json::from_str::<serde_json::Value>(body).is_ok();
+                            prop_assert_eq!(e.rule == "json.syntax", !serde_ok, "{}", body);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn json_validity_agrees_with_serde_json_on_number_edges() {
+    for n in [
+        "1e308", "1.7976931348623157e308", "1.7976931348623158e308", "1.7976931348623159e308", "2e308",
+        "-1e309", "1e-400", "0e99999999999999999999", "1e99999999999999999999", "0.0000e400",
+        "123456789012345678901234567890", "-0.0", "0.0e-0", "1E+2", "1e-0",
+    ] {
+        let doc = replaced("[0,1,255]", &format!("[{n}]"));
+        let d = decode(&schema(), doc.as_bytes()).unwrap_err();
+        let serde_ok = serde_json::from_str::<serde_json::Value>(doc.trim_end()).is_ok();
+        assert_eq!(d.rule == "json.syntax", !serde_ok, "{n}");
+        if serde_ok {
+            assert_eq!(d.rule, "value.bytes_element", "{n}");
+        }
+    }
+}
