@@ -301,7 +301,11 @@ pub(crate) fn reconcile(
         {
             continue;
         }
-        if mode == Mode::Check && scope == Scope::Exact {
+        let pinned_as_derived = old.as_ref().is_some_and(|l| {
+            l.find(&d.source, d.schema.root_type_id())
+                .is_some_and(|p| p.matches(&d.schema))
+        });
+        if mode == Mode::Check && scope == Scope::Exact && pinned_as_derived {
             let path = lock::pinned_schema_path(package_dir, d.schema.root_type_id());
             let ok = std::fs::read(&path).is_ok_and(|b| b == d.schema.document().as_bytes());
             if !ok {

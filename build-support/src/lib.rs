@@ -521,6 +521,11 @@ impl Config {
                 }
             },
         };
+        if self.cargo_output {
+            if let Some(note) = policy.note {
+                println!("cargo:warning={note}");
+            }
+        }
         let derived = core::derive_all(&package_dir, &self.sources)?;
         let plan = core::reconcile(&package_dir, &derived, &policy, core::Scope::Configured)?;
         // Outputs first (they never touch the package), then the pins.
@@ -538,9 +543,6 @@ impl Config {
             });
         }
         if self.cargo_output {
-            if let Some(note) = policy.note {
-                println!("cargo:warning={note}");
-            }
             for c in &compiled {
                 match &c.pin {
                     pin::PinChange::Created => println!(

@@ -23,9 +23,9 @@ pub trait Generated: Sized {
     /// (the engine then explains).
     fn write(&self, out: &mut String) -> bool;
     /// Converts an engine value of this type.
-    fn from_value(value: Value) -> Option<Self>;
+    fn from_engine_value(value: Value) -> Option<Self>;
     /// Converts to an engine value.
-    fn to_value(&self) -> Value;
+    fn to_engine_value(&self) -> Value;
 }
 
 /// A position in the bytes of a value document.
@@ -314,7 +314,7 @@ pub fn fast_decode<T: Generated>(bytes: &[u8], prefix: &[u8]) -> Option<T> {
 #[cold]
 pub fn decode_slow<T: Generated>(bytes: &[u8], schema: &Schema) -> Result<T, Diagnostic> {
     let decoded = spx_schema::decode::decode(schema, bytes)?;
-    T::from_value(decoded.value).ok_or_else(|| {
+    T::from_engine_value(decoded.value).ok_or_else(|| {
         Diagnostic::error(
             spx_schema::Code("SPX-R001"),
             "runtime.value_shape",
@@ -345,7 +345,7 @@ pub fn encode<T: Generated>(
 /// The engine's encoder on the value.
 #[cold]
 pub fn encode_slow<T: Generated>(value: &T, schema: &Schema) -> Result<String, Diagnostic> {
-    spx_schema::encode::encode(schema, &value.to_value())
+    spx_schema::encode::encode(schema, &value.to_engine_value())
 }
 
 /// Reads the schema document embedded in generated code. The macro checked

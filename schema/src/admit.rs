@@ -49,11 +49,13 @@ pub const MAX_JSON_NESTING: usize = 1 + 2 * (limits::MAX_DEPTH + 1) + 1;
 /// document.
 pub fn admit(schema: &Schema, dialect: Dialect, bytes: &[u8]) -> Result<Decoded, Diagnostic> {
     if bytes.len() > limits::MAX_DOCUMENT_BYTES {
-        return Err(Diagnostic::z206("document_bytes").at_pointer("").with_detail(format!(
-            "the response is {} bytes long; at most {} bytes are admitted",
-            bytes.len(),
-            limits::MAX_DOCUMENT_BYTES
-        )));
+        return Err(Diagnostic::z206("document_bytes")
+            .at_pointer("")
+            .with_detail(format!(
+                "the response is {} bytes long; at most {} bytes are admitted",
+                bytes.len(),
+                limits::MAX_DOCUMENT_BYTES
+            )));
     }
     let text = std::str::from_utf8(bytes).map_err(|e| {
         Diagnostic::z206("utf8").at_pointer("").with_detail(format!(
@@ -89,19 +91,18 @@ pub fn admit(schema: &Schema, dialect: Dialect, bytes: &[u8]) -> Result<Decoded,
     };
     let root = schema.graph().root_index();
     let inner = if dialect.wraps_root(schema) {
-        match &json {
-            Json::Object(m) if m.len() == 1 && m[0].0 == "value" => {
-                walk.ptr.push_str("/value");
-                &m[0].1
-            }
-            other => {
-                return Err(Diagnostic::z205(RULE_SHAPE).at_pointer("").with_detail(format!(
-                    "(root): expected an object with exactly the key \"value\" holding {}, got {}",
+        let Json::Object(members) = &json else {
+            return Err(Diagnostic::z205(RULE_SHAPE)
+                .at_pointer("")
+                .with_detail(format!(
+                    "(root): expected an object {{\"value\": …}} holding {}, got {}",
                     walk.expect_type(root),
-                    other.describe()
-                )))
-            }
-        }
+                    json.describe()
+                )));
+        };
+        walk.exact_keys(members, &["value"], &json)?;
+        walk.ptr.push_str("/value");
+        json.get("value").unwrap_or(&Json::Null)
     } else {
         &json
     };
@@ -136,7 +137,11 @@ struct Walk<'a> {
 
 impl Walk<'_> {
     fn fail(&self, d: Diagnostic, expected: &str, got: &Json) -> Diagnostic {
-        let detail = format!("{}: expected {expected}, got {}", show(&self.ptr), got.describe());
+        let detail = format!(
+            "{}: expected {expected}, got {}",
+            show(&self.ptr),
+            got.describe()
+        );
         d.at_pointer(self.ptr.clone()).with_detail(detail)
     }
 
@@ -169,27 +174,14 @@ impl Walk<'_> {
         let Json::Object(members) = json else {
             return Err(self.fail(Diagnostic::z205(RULE_SHAPE), &expected, json));
         };
-        let has = |k: &str| members.iter().any(|(m, _)| m == k);
         match &node.kind {
             TypeKind::Record { fields } => {
-                if members.len() != 1 || !has("fields") {
-                    return Err(self.fail(
-                        Diagnostic::z205(RULE_SHAPE),
-                        "an object with exactly the key \"fields\"",
-                        json,
-                    ));
-                }
+                self.exact_keys(members, &["fields"], json)?;
                 let fields_json = json.get("fields").unwrap_or(&Json::Null);
                 Ok(Value::Record(self.fields(fields, fields_json, depth)?))
             }
             TypeKind::Variant { cases } => {
-                if members.len() != 2 || !has("case") || !has("fields") {
-                    return Err(self.fail(
-                        Diagnostic::z205(RULE_SHAPE),
-                        "an object with exactly the keys \"case\" and \"fields\"",
-                        json,
-                    ));
-                }
+                self.exact_keys(members, &["case", "fields"], json)?;
                 let len = self.ptr.len();
                 self.ptr.push_str("/case");
                 let case_json = json.get("case").unwrap_or(&Json::Null);
@@ -217,6 +209,51 @@ impl Walk<'_> {
                 })
             }
         }
+    }
+
+    /// The decoder's key-set rule: the first key (in document order) that is
+    /// not expected is refused at its own pointer, then the first expected
+    /// key that is absent, at the pointer where it belongs.
+    fn exact_keys(
+        &self,
+        members: &[(String, Json)],
+        keys: &[&str],
+        json: &Json,
+    ) -> Result<(), Diagnostic> {
+        let words = list(keys.iter().map(|k| k.to_string()));
+        let exactly = if keys.len() == 1 {
+            format!("an object with exactly the key {words}")
+        } else {
+            format!("an object with exactly the keys {words}")
+        };
+        let at = |key: &str| {
+            let mut p = self.ptr.clone();
+            push_pointer_token(&mut p, key);
+            p
+        };
+        if let Some((k, _)) = members.iter().find(|(k, _)| !keys.contains(&k.as_str())) {
+            let p = at(k);
+            return Err(Diagnostic::z205(RULE_SHAPE)
+                .at_pointer(p.clone())
+                .with_detail(format!(
+                    "{}: unexpected key {}; expected {exactly}, got {}",
+                    show(&p),
+                    quote(k),
+                    json.describe()
+                )));
+        }
+        if let Some(k) = keys.iter().find(|k| json.get(k).is_none()) {
+            let p = at(k);
+            return Err(Diagnostic::z205(RULE_SHAPE)
+                .at_pointer(p.clone())
+                .with_detail(format!(
+                    "{}: missing key {}; expected {exactly}, got {}",
+                    show(&p),
+                    quote(k),
+                    json.describe()
+                )));
+        }
+        Ok(())
     }
 
     fn fields(
@@ -282,15 +319,20 @@ impl Walk<'_> {
 
     fn leaf(&mut self, repr: Repr, json: &Json) -> Result<Value, Diagnostic> {
         let expected = expect_leaf(repr);
-        let representation = |w: &Self| w.fail(Diagnostic::z206("value.representation"), &expected, json);
+        let representation =
+            |w: &Self| w.fail(Diagnostic::z206("value.representation"), &expected, json);
         match repr {
             Repr::Bool => match json {
                 Json::Bool(b) => Ok(Value::Bool(*b)),
                 _ => Err(representation(self)),
             },
             Repr::String => match json {
-                Json::String(s) if s.len() <= limits::MAX_STRING_BYTES => Ok(Value::String(s.clone())),
-                Json::String(_) => Err(self.fail(Diagnostic::z206("value.string_bytes"), &expected, json)),
+                Json::String(s) if s.len() <= limits::MAX_STRING_BYTES => {
+                    Ok(Value::String(s.clone()))
+                }
+                Json::String(_) => {
+                    Err(self.fail(Diagnostic::z206("value.string_bytes"), &expected, json))
+                }
                 _ => Err(representation(self)),
             },
             Repr::Bytes => {
@@ -303,7 +345,9 @@ impl Walk<'_> {
                 let mut out = Vec::with_capacity(items.len());
                 for (i, item) in items.iter().enumerate() {
                     let byte = match item {
-                        Json::Number(t) if t.bytes().all(|b| b.is_ascii_digit()) => t.parse::<u8>().ok(),
+                        Json::Number(t) if t.bytes().all(|b| b.is_ascii_digit()) => {
+                            t.parse::<u8>().ok()
+                        }
                         _ => None,
                     };
                     match byte {

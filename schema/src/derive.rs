@@ -117,7 +117,12 @@ impl Deriver<'_> {
                     target: Target::Decl(i),
                     ..
                 } => {
-                    let id = self.module.decls[*i].stable_id.clone();
+                    // A hand-built Module may carry an index that names no
+                    // declaration: refuse it instead of panicking.
+                    let Some(target) = self.module.decls.get(*i) else {
+                        return Err(Diagnostic::z202("type.unresolved"));
+                    };
+                    let id = target.stable_id.clone();
                     FieldType::Nested(self.derive(&id, depth + 1, true)?)
                 }
                 TypeExpr::Named {

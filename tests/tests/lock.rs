@@ -114,7 +114,11 @@ fn rename_only() -> String {
 #[test]
 fn render_is_sorted_one_pin_per_line_with_final_lf() {
     let lock = Lock {
-        pins: vec![pin("b/x.spx", "r.a"), pin("a.spx", "r.z"), pin("a.spx", "r.b")],
+        pins: vec![
+            pin("b/x.spx", "r.a"),
+            pin("a.spx", "r.z"),
+            pin("a.spx", "r.b"),
+        ],
     };
     let text = lock.render();
     assert_eq!(
@@ -139,7 +143,10 @@ fn render_quotes_ids_canonically() {
         pins: vec![pin("agents/ü.spx", "weird \"id\"\u{7f}")],
     };
     let text = lock.render();
-    assert!(text.contains("\"root\":\"weird \\\"id\\\"\\u007f\""), "{text}");
+    assert!(
+        text.contains("\"root\":\"weird \\\"id\\\"\\u007f\""),
+        "{text}"
+    );
     assert_eq!(Lock::parse(text.as_bytes()).unwrap(), lock);
 }
 
@@ -169,61 +176,126 @@ fn malformed_locks_are_refused_with_rule_and_position() {
     let good_b = pin_line("a.spx", "r.b");
     let cases: Vec<(String, &str, u32, u32)> = vec![
         // not ending with LF
-        (format!("{{\"spx_lock\":1,\"pins\":[\n{good_a}\n]}}"), "lock.syntax", 3, 3),
+        (
+            format!("{{\"spx_lock\":1,\"pins\":[\n{good_a}\n]}}"),
+            "lock.syntax",
+            3,
+            3,
+        ),
         // CRLF
-        (format!("{{\"spx_lock\":1,\"pins\":[\r\n{good_a}\n]}}\n"), "lock.syntax", 1, 22),
+        (
+            format!("{{\"spx_lock\":1,\"pins\":[\r\n{good_a}\n]}}\n"),
+            "lock.syntax",
+            1,
+            23,
+        ),
         // wrong header
         ("{\"pins\":[\n]}\n".to_owned(), "lock.syntax", 1, 3),
         // unsupported version
-        ("{\"spx_lock\":2,\"pins\":[\n]}\n".to_owned(), "lock.version", 1, 1),
-        // no footer
-        (format!("{{\"spx_lock\":1,\"pins\":[\n{good_a}\n"), "lock.syntax", 2, 1),
-        // missing comma between pins
-        (format!("{{\"spx_lock\":1,\"pins\":[\n{good_a}\n{good_b}\n]}}\n"), "lock.syntax", 2, 168),
-        // trailing comma on the last pin
-        (format!("{{\"spx_lock\":1,\"pins\":[\n{good_a},\n]}}\n"), "lock.syntax", 2, 168),
-        // not JSON
-        ("{\"spx_lock\":1,\"pins\":[\n{\"source\":\n]}\n".to_owned(), "lock.syntax", 2, 11),
-        // wrong keys
-        ("{\"spx_lock\":1,\"pins\":[\n{\"source\":\"a.spx\"}\n]}\n".to_owned(), "lock.pin", 2, 1),
-        // whitespace inside a pin
         (
-            format!("{{\"spx_lock\":1,\"pins\":[\n{}\n]}}\n", good_a.replace(",\"root\"", ", \"root\"")),
+            "{\"spx_lock\":2,\"pins\":[\n]}\n".to_owned(),
+            "lock.version",
+            1,
+            1,
+        ),
+        // no footer
+        (
+            format!("{{\"spx_lock\":1,\"pins\":[\n{good_a}\n"),
             "lock.syntax",
             2,
-            24,
+            1,
+        ),
+        // missing comma between pins
+        (
+            format!("{{\"spx_lock\":1,\"pins\":[\n{good_a}\n{good_b}\n]}}\n"),
+            "lock.syntax",
+            2,
+            210,
+        ),
+        // trailing comma on the last pin
+        (
+            format!("{{\"spx_lock\":1,\"pins\":[\n{good_a},\n]}}\n"),
+            "lock.syntax",
+            2,
+            210,
+        ),
+        // not JSON
+        (
+            "{\"spx_lock\":1,\"pins\":[\n{\"source\":\n]}\n".to_owned(),
+            "lock.syntax",
+            2,
+            10,
+        ),
+        // wrong keys
+        (
+            "{\"spx_lock\":1,\"pins\":[\n{\"source\":\"a.spx\"}\n]}\n".to_owned(),
+            "lock.pin",
+            2,
+            1,
+        ),
+        // whitespace inside a pin
+        (
+            format!(
+                "{{\"spx_lock\":1,\"pins\":[\n{}\n]}}\n",
+                good_a.replace(",\"root\"", ", \"root\"")
+            ),
+            "lock.syntax",
+            2,
+            19,
         ),
         // unsorted
-        (format!("{{\"spx_lock\":1,\"pins\":[\n{good_b},\n{good_a}\n]}}\n"), "lock.order", 3, 1),
+        (
+            format!("{{\"spx_lock\":1,\"pins\":[\n{good_b},\n{good_a}\n]}}\n"),
+            "lock.order",
+            3,
+            1,
+        ),
         // duplicate
-        (format!("{{\"spx_lock\":1,\"pins\":[\n{good_a},\n{good_a}\n]}}\n"), "lock.duplicate", 3, 1),
+        (
+            format!("{{\"spx_lock\":1,\"pins\":[\n{good_a},\n{good_a}\n]}}\n"),
+            "lock.duplicate",
+            3,
+            1,
+        ),
         // bad digest
         (
-            format!("{{\"spx_lock\":1,\"pins\":[\n{}\n]}}\n", good_a.replace(HEX_B, "sha256:BB")),
+            format!(
+                "{{\"spx_lock\":1,\"pins\":[\n{}\n]}}\n",
+                good_a.replace(HEX_B, "sha256:BB")
+            ),
             "lock.digest",
             2,
-            149,
+            136,
         ),
         // absolute source path
         (
-            format!("{{\"spx_lock\":1,\"pins\":[\n{}\n]}}\n", pin_line("/etc/a.spx", "r.a")),
+            format!(
+                "{{\"spx_lock\":1,\"pins\":[\n{}\n]}}\n",
+                pin_line("/etc/a.spx", "r.a")
+            ),
             "lock.source",
             2,
             11,
         ),
         // `..` in a source path
         (
-            format!("{{\"spx_lock\":1,\"pins\":[\n{}\n]}}\n", pin_line("../a.spx", "r.a")),
+            format!(
+                "{{\"spx_lock\":1,\"pins\":[\n{}\n]}}\n",
+                pin_line("../a.spx", "r.a")
+            ),
             "lock.source",
             2,
             11,
         ),
         // empty root
         (
-            format!("{{\"spx_lock\":1,\"pins\":[\n{}\n]}}\n", pin_line("a.spx", "")),
+            format!(
+                "{{\"spx_lock\":1,\"pins\":[\n{}\n]}}\n",
+                pin_line("a.spx", "")
+            ),
             "lock.root",
             2,
-            27,
+            26,
         ),
     ];
     for (text, rule, line, col) in cases {
@@ -270,7 +342,9 @@ fn non_utf8_lock_is_refused() {
             column: 1
         }
     );
-    assert!(d.to_string().starts_with("error[SPX-L001]: spx.lock is not UTF-8\n  --> spx.lock:2:1"));
+    assert!(d
+        .to_string()
+        .starts_with("error[SPX-L001]: spx.lock is not UTF-8\n  --> spx.lock:2:1"));
 }
 
 #[test]
@@ -313,7 +387,10 @@ fn atomic_write_writes_only_changed_bytes_and_leaves_no_temp_files() {
     assert_eq!(std::fs::read(&path).unwrap(), b"one\n");
     let before = std::fs::metadata(&path).unwrap().modified().unwrap();
     assert!(!write_atomic(&path, b"one\n").unwrap());
-    assert_eq!(std::fs::metadata(&path).unwrap().modified().unwrap(), before);
+    assert_eq!(
+        std::fs::metadata(&path).unwrap().modified().unwrap(),
+        before
+    );
     assert!(write_atomic(&path, b"two\n").unwrap());
     assert_eq!(std::fs::read(&path).unwrap(), b"two\n");
     let names: Vec<String> = std::fs::read_dir(dir.path())
@@ -336,7 +413,13 @@ fn atomic_write_failure_leaves_the_old_file() {
     assert!(blocked.join("inner").is_dir());
     let leftovers = std::fs::read_dir(dir.path())
         .unwrap()
-        .filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().contains(".tmp."))
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .contains(".tmp.")
+        })
         .count();
     assert_eq!(leftovers, 0);
 }
@@ -569,7 +652,10 @@ fn create_policy_pins_then_refuses_drift_keeping_the_lock() {
         lock.find("agents/fx.spx", "fx.shape"),
         Some(&Pin::of("agents/fx.spx", &shape))
     );
-    assert_eq!(pkg.pinned_bytes("fx.shape").unwrap(), shape.document().as_bytes());
+    assert_eq!(
+        pkg.pinned_bytes("fx.shape").unwrap(),
+        shape.document().as_bytes()
+    );
     // Outputs in out_dir, projections included.
     let out = pkg.path().join("out");
     assert_eq!(
@@ -623,9 +709,17 @@ fn create_policy_pins_then_refuses_drift_keeping_the_lock() {
         }
     );
     let v2 = schema_of(&module_v2(), "fx.shape");
-    assert_eq!(pkg.pinned_bytes("fx.shape").unwrap(), v2.document().as_bytes());
     assert_eq!(
-        Lock::read(pkg.path()).unwrap().unwrap().find("agents/fx.spx", "fx.shape").unwrap().digest,
+        pkg.pinned_bytes("fx.shape").unwrap(),
+        v2.document().as_bytes()
+    );
+    assert_eq!(
+        Lock::read(pkg.path())
+            .unwrap()
+            .unwrap()
+            .find("agents/fx.spx", "fx.shape")
+            .unwrap()
+            .digest,
         v2.digest()
     );
 }
@@ -638,7 +732,9 @@ fn check_policy_never_writes() {
     for d in err.diagnostics() {
         assert_eq!((d.code, d.rule), (LOCK_UNPINNED, "lock.unpinned"));
     }
-    assert!(err.to_string().contains("is not pinned: spx.lock is missing"));
+    assert!(err
+        .to_string()
+        .contains("is not pinned: spx.lock is missing"));
     assert!(pkg.lock_bytes().is_none());
     assert!(!pkg.path().join("spx.lock.d").exists());
     // With pins in place, Check passes and writes nothing, even a missing
@@ -665,7 +761,10 @@ fn malformed_lock_fails_the_build_and_is_left_alone() {
 
 #[test]
 fn source_errors_are_all_reported_and_nothing_is_written() {
-    let pkg = Package::new("bad-source", "module fx;\n@id(\"fx.shape\")\nrecord Shape {\n    x: i64,\n}\n");
+    let pkg = Package::new(
+        "bad-source",
+        "module fx;\n@id(\"fx.shape\")\nrecord Shape {\n    x: i64,\n}\n",
+    );
     let err = pkg.compile(PinPolicy::Create).unwrap_err();
     // fx.shape: automatic field identity; fx.point: unresolved.
     let rules: Vec<&str> = err.diagnostics().iter().map(|d| d.rule).collect();
@@ -694,7 +793,10 @@ fn config_mistakes_are_diagnostics() {
             "build.source_without_roots"
         ]
     );
-    assert!(err.diagnostics().iter().all(|d| d.code == spx_build::BUILD_CONFIG));
+    assert!(err
+        .diagnostics()
+        .iter()
+        .all(|d| d.code == spx_build::BUILD_CONFIG));
 }
 
 #[test]
@@ -708,17 +810,26 @@ fn pin_run_checks_and_repins_exactly_the_configured_roots() {
     let report = pin::run_sources(pkg.path(), &sources, false).unwrap();
     assert!(report.wrote);
     assert_eq!(report.entries.len(), 2);
-    assert!(report.entries.iter().all(|e| e.change == PinChange::Created));
+    assert!(report
+        .entries
+        .iter()
+        .all(|e| e.change == PinChange::Created));
     let report = pin::run_sources(pkg.path(), &sources, true).unwrap();
     assert!(!report.wrote);
-    assert!(report.entries.iter().all(|e| e.change == PinChange::Unchanged));
+    assert!(report
+        .entries
+        .iter()
+        .all(|e| e.change == PinChange::Unchanged));
 
     // A missing pinned document fails the check only.
     std::fs::remove_file(lock::pinned_schema_path(pkg.path(), "fx.point")).unwrap();
     let err = pin::run_sources(pkg.path(), &sources, true).unwrap_err();
     assert_eq!(err.diagnostics().len(), 1);
     let d = &err.diagnostics()[0];
-    assert_eq!((d.code, d.rule), (LOCK_PINNED_DOCUMENT, "lock.pinned_document"));
+    assert_eq!(
+        (d.code, d.rule),
+        (LOCK_PINNED_DOCUMENT, "lock.pinned_document")
+    );
     assert_eq!(
         d.location,
         Location::File {
@@ -731,9 +842,14 @@ fn pin_run_checks_and_repins_exactly_the_configured_roots() {
     pkg.edit(&module_v2());
     let err = pin::run_sources(pkg.path(), &sources, true).unwrap_err();
     assert!(err.has_code(LOCK_DRIFT));
-    assert!(err.to_string().contains("+ case \"fx.kind.square\" (in variant \"fx.kind\")"));
+    assert!(err
+        .to_string()
+        .contains("+ case \"fx.kind.square\" (in variant \"fx.kind\")"));
     let report = pin::run_sources(pkg.path(), &sources, false).unwrap();
-    assert!(matches!(report.entries[0].change, PinChange::Updated { .. }));
+    assert!(matches!(
+        report.entries[0].change,
+        PinChange::Updated { .. }
+    ));
 
     // A root no longer configured is stale: the check fails, re-pinning
     // removes it and its pinned document.

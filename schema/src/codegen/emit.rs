@@ -248,7 +248,7 @@ impl Ctx<'_> {
             }
             FieldType::Nested(i) => {
                 let t = self.nested(schema, i);
-                quote!(<#t as #p::Generated>::from_value(#v)?)
+                quote!(<#t as #p::Generated>::from_engine_value(#v)?)
             }
         }
     }
@@ -268,7 +268,7 @@ impl Ctx<'_> {
             },
             FieldType::Nested(i) => {
                 let t = self.nested(schema, i);
-                quote!(<#t as #p::Generated>::to_value(#v))
+                quote!(<#t as #p::Generated>::to_engine_value(#v))
             }
         }
     }
@@ -388,7 +388,7 @@ fn type_items(ctx: &Ctx<'_>, schema: &Schema, t: &TypeNode) -> Result<TokenStrea
                         #write
                         true
                     }
-                    fn from_value(__v: #p::Value) -> ::core::option::Option<Self> {
+                    fn from_engine_value(__v: #p::Value) -> ::core::option::Option<Self> {
                         let #p::Value::Record(__fields) = __v else {
                             return ::core::option::Option::None;
                         };
@@ -399,7 +399,7 @@ fn type_items(ctx: &Ctx<'_>, schema: &Schema, t: &TypeNode) -> Result<TokenStrea
                         }
                         ::core::option::Option::Some(Self { #(#idents: #vars),* })
                     }
-                    fn to_value(&self) -> #p::Value {
+                    fn to_engine_value(&self) -> #p::Value {
                         let Self { #(#idents: #vars),* } = self;
                         #p::Value::Record(#to_value)
                     }
@@ -527,7 +527,7 @@ fn type_items(ctx: &Ctx<'_>, schema: &Schema, t: &TypeNode) -> Result<TokenStrea
                         }
                         true
                     }
-                    fn from_value(__v: #p::Value) -> ::core::option::Option<Self> {
+                    fn from_engine_value(__v: #p::Value) -> ::core::option::Option<Self> {
                         let #p::Value::Variant { case: __case, fields: __fields } = __v else {
                             return ::core::option::Option::None;
                         };
@@ -537,7 +537,7 @@ fn type_items(ctx: &Ctx<'_>, schema: &Schema, t: &TypeNode) -> Result<TokenStrea
                             _ => ::core::option::Option::None,
                         }
                     }
-                    fn to_value(&self) -> #p::Value {
+                    fn to_engine_value(&self) -> #p::Value {
                         match self {
                             #(#tos,)*
                         }
@@ -615,7 +615,7 @@ fn root_items(ctx: &Ctx<'_>, schema: &Schema, extras: &RootExtras) -> TokenStrea
                 &SCHEMA
             }
             fn to_value(&self) -> #p::Value {
-                <Self as #p::Generated>::to_value(self)
+                <Self as #p::Generated>::to_engine_value(self)
             }
         }
     }

@@ -37,9 +37,7 @@ mod openai;
 pub(crate) mod tree;
 
 pub use draft2020::{draft2020, ref_to, DIALECT_URI, ID_PREFIX};
-pub use openai::{
-    schema_name, MAX_ENUM_VALUES, MAX_NESTING, MAX_PROPERTIES, MAX_STRING_LENGTH,
-};
+pub use openai::{schema_name, MAX_ENUM_VALUES, MAX_NESTING, MAX_PROPERTIES, MAX_STRING_LENGTH};
 
 use crate::diag::{Code, Diagnostic};
 use crate::graph::TypeKind;
@@ -92,7 +90,10 @@ impl Dialect {
     /// root must be a plain `type: object` schema, not `anyOf`).
     pub fn wraps_root(self, schema: &Schema) -> bool {
         matches!(self, Dialect::OpenAi | Dialect::Anthropic)
-            && matches!(schema.graph().root().kind, TypeKind::Variant { .. })
+            && matches!(
+                schema.graph().types.last().map(|t| &t.kind),
+                Some(TypeKind::Variant { .. })
+            )
     }
 }
 
@@ -235,7 +236,7 @@ pub(crate) struct Profile {
 fn guarantee(keyword: &str) -> &'static str {
     match keyword {
         "$schema" | "$id" => "identification only; it constrains nothing",
-        "$ref" => "equivalent: the root definition is inlined at the document root (a variant root wrapped as {\"value\": …}, which admission unwraps)",
+        "$ref" => "equivalent: the root definition is inlined at the document root (for OpenAI and Anthropic a variant root is wrapped as {\"value\": …}, which admission unwraps)",
         "oneOf" => "equivalent: the cases' \"case\" constants are pairwise distinct, so at most one alternative matches",
         "const" => "equivalent: a one-element enum admits exactly the constant",
         "maxLength" => "the decoder refuses a string over 4096 UTF-8 bytes (SPX-Z206 value.string_bytes)",
@@ -397,13 +398,22 @@ fn rewrite(node: &mut Json, ptr: &mut String, profile: &Profile, losses: &mut Ve
     }
     if let Some(at) = description_at {
         let [repr, min, max] = integer;
-        let text = format!(
-            "{} integer written as a decimal string (digits with an optional leading '-', no leading zeros), from {} to {}",
+        let (repr, min, max) = (
             repr.unwrap_or_default(),
             min.unwrap_or_default(),
-            max.unwrap_or_default()
+            max.unwrap_or_default(),
         );
-        out.insert(at.min(out.len()), ("description".into(), Json::String(text)));
+        let form = if min.starts_with('-') {
+            "digits with an optional leading '-', no leading zeros"
+        } else {
+            "digits only, no leading zeros"
+        };
+        let text =
+            format!("{repr} integer written as a decimal string ({form}), from {min} to {max}");
+        out.insert(
+            at.min(out.len()),
+            ("description".into(), Json::String(text)),
+        );
     }
     *members = out;
 }

@@ -96,7 +96,10 @@ pub(crate) fn children(node: &Json, mut f: impl FnMut(&Json)) {
     }
 }
 
-fn visit(node: &Json, f: &mut dyn FnMut(&Json) -> Result<(), Diagnostic>) -> Result<(), Diagnostic> {
+fn visit(
+    node: &Json,
+    f: &mut dyn FnMut(&Json) -> Result<(), Diagnostic>,
+) -> Result<(), Diagnostic> {
     f(node)?;
     let mut result = Ok(());
     children(node, |c| {
@@ -297,7 +300,9 @@ mod tests {
 
     #[test]
     fn totals_follow_refs_for_nesting_only() {
-        let doc = j(r##"{"type":"object","additionalProperties":false,"required":["fields"],"properties":{"fields":{"type":"object","properties":{"a":{"$ref":"#/$defs/t"},"b":{"$ref":"#/$defs/t"}}}},"$defs":{"t":{"anyOf":[{"type":"object","properties":{"case":{"const":"xy"},"fields":{"type":"object","properties":{}}}}]}}}"##);
+        let doc = j(
+            r##"{"type":"object","additionalProperties":false,"required":["fields"],"properties":{"fields":{"type":"object","properties":{"a":{"$ref":"#/$defs/t"},"b":{"$ref":"#/$defs/t"}}}},"$defs":{"t":{"anyOf":[{"type":"object","properties":{"case":{"const":"xy"},"fields":{"type":"object","properties":{}}}}]}}}"##,
+        );
         let t = totals(&doc);
         assert_eq!(
             t,
@@ -325,7 +330,9 @@ mod tests {
             "openai.max_properties"
         );
         assert_eq!(
-            check_limits(&many(1001, "{\"const\":\"c\"}")).unwrap_err().rule,
+            check_limits(&many(1001, "{\"const\":\"c\"}"))
+                .unwrap_err()
+                .rule,
             "openai.max_enum_values"
         );
         assert!(check_limits(&many(1000, "{\"const\":\"c\"}")).is_ok());

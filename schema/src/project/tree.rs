@@ -139,7 +139,10 @@ enum Frame {
     Array(Vec<Json>),
     Object {
         members: Vec<(String, Json)>,
+        /// The key of the member being read (meaningful when `has_key`).
         key: String,
+        /// False between members, before the next key has been read.
+        has_key: bool,
         seen: HashSet<String>,
     },
 }
@@ -178,7 +181,10 @@ impl<'a> Reader<'a> {
                     p.push('/');
                     p.push_str(&items.len().to_string());
                 }
-                Frame::Object { key, .. } => push_pointer_token(&mut p, key),
+                Frame::Object {
+                    key, has_key: true, ..
+                } => push_pointer_token(&mut p, key),
+                Frame::Object { .. } => {}
             }
         }
         p
@@ -191,7 +197,10 @@ impl<'a> Reader<'a> {
             .iter()
             .rposition(|&b| b == b'\n')
             .map_or(0, |i| i + 1);
-        let column = String::from_utf8_lossy(&before[line_start..]).chars().count() + 1;
+        let column = String::from_utf8_lossy(&before[line_start..])
+            .chars()
+            .count()
+            + 1;
         ReadError {
             kind,
             pointer: self.pointer(),
@@ -246,9 +255,13 @@ impl<'a> Reader<'a> {
         let key = self.string()?;
         let dup = match self.stack.last_mut() {
             Some(Frame::Object {
-                key: slot, seen, ..
+                key: slot,
+                has_key,
+                seen,
+                ..
             }) => {
                 *slot = key.clone();
+                *has_key = true;
                 !seen.insert(key)
             }
             _ => false,
@@ -278,6 +291,7 @@ impl<'a> Reader<'a> {
                     self.push(Frame::Object {
                         members: Vec::new(),
                         key: String::new(),
+                        has_key: false,
                         seen: HashSet::new(),
                     })?;
                     self.pos += 1;
@@ -344,8 +358,14 @@ impl<'a> Reader<'a> {
                             }
                         }
                     }
-                    Some(Frame::Object { members, key, .. }) => {
+                    Some(Frame::Object {
+                        members,
+                        key,
+                        has_key,
+                        ..
+                    }) => {
                         members.push((std::mem::take(key), value));
+                        *has_key = false;
                         match self.peek() {
                             Some(b',') => {
                                 self.pos += 1;
@@ -361,11 +381,16 @@ impl<'a> Reader<'a> {
                                 };
                             }
                             _ => {
-                                if let Some(Frame::Object { members, key, .. }) =
-                                    self.stack.last_mut()
+                                if let Some(Frame::Object {
+                                    members,
+                                    key,
+                                    has_key,
+                                    ..
+                                }) = self.stack.last_mut()
                                 {
                                     if let Some((k, _)) = members.pop() {
                                         *key = k;
+                                        *has_key = true;
                                     }
                                 }
                                 return Err(self.syntax("',' or '}' in an object"));
@@ -472,17 +497,15 @@ impl<'a> Reader<'a> {
                             let hi = self.hex4()?;
                             let cp = if (0xD800..0xDC00).contains(&hi) {
                                 if !self.bytes[self.pos..].starts_with(b"\\u") {
-                                    return Err(self.syntax(
-                                        "a \\u low surrogate after a \\u high surrogate",
-                                    ));
+                                    return Err(self
+                                        .syntax("a \\u low surrogate after a \\u high surrogate"));
                                 }
                                 self.pos += 2;
                                 let lo = self.hex4()?;
                                 if !(0xDC00..0xE000).contains(&lo) {
                                     self.pos -= 6;
-                                    return Err(self.syntax(
-                                        "a \\u low surrogate after a \\u high surrogate",
-                                    ));
+                                    return Err(self
+                                        .syntax("a \\u low surrogate after a \\u high surrogate"));
                                 }
                                 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)
                             } else if (0xDC00..0xE000).contains(&hi) {
@@ -547,8 +570,23 @@ mod tests {
         assert_eq!(e.kind, ReadErrorKind::Depth(3));
         assert_eq!(e.pointer, "/0/0/0");
         for bad in [
-            "", "{", "[1,]", "{\"a\":1,}", "\"\\ud800\"", "\"\\udc00x\"", "\"a\nb\"", "1 2",
-            "tru", "-", "1.", "1e", "{\"a\" 1}", "{1:2}", "'a'", "+1", "\"\\x\"",
+            "",
+            "{",
+            "[1,]",
+            "{\"a\":1,}",
+            "\"\\ud800\"",
+            "\"\\udc00x\"",
+            "\"a\nb\"",
+            "1 2",
+            "tru",
+            "-",
+            "1.",
+            "1e",
+            "{\"a\" 1}",
+            "{1:2}",
+            "'a'",
+            "+1",
+            "\"\\x\"",
         ] {
             assert!(read(bad, 64).is_err(), "{bad:?}");
         }

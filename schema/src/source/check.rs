@@ -78,6 +78,8 @@ struct Checker<'a> {
     aliases: HashMap<String, String>,
     /// Fields whose type did not resolve (by position): later checks skip them.
     poisoned: HashSet<Pos>,
+    /// Number of type parameters of each declaration (prelude included).
+    arities: Vec<usize>,
 }
 
 impl Checker<'_> {
@@ -193,6 +195,19 @@ impl Checker<'_> {
                     });
                 }
                 if let Some(&i) = self.types.get(name) {
+                    let want = self.arities.get(i).copied().unwrap_or(0);
+                    if want != args.len() {
+                        self.error(
+                            codes::TYPE_ARITY,
+                            "decl.type_arity",
+                            format!(
+                                "`{name}` takes {want} type argument(s), found {}",
+                                args.len()
+                            ),
+                            pos,
+                        );
+                        self.poisoned.insert(field_pos);
+                    }
                     return named(Target::Decl(i));
                 }
                 self.error(
@@ -377,6 +392,65 @@ fn copy_only_record(decls: &[TypeDecl], start: usize) -> bool {
     true
 }
 
+/// For each node, whether it lies on a cycle (Kosaraju's strongly connected
+/// components, iteratively: linear time, no recursion).
+fn on_a_cycle(edges: &[Vec<usize>]) -> Vec<bool> {
+    let n = edges.len();
+    let mut order = Vec::with_capacity(n);
+    let mut seen = vec![false; n];
+    for start in 0..n {
+        if seen[start] {
+            continue;
+        }
+        seen[start] = true;
+        let mut stack = vec![(start, 0usize)];
+        while let Some((v, k)) = stack.pop() {
+            match edges[v].get(k) {
+                Some(&w) => {
+                    stack.push((v, k + 1));
+                    if w < n && !seen[w] {
+                        seen[w] = true;
+                        stack.push((w, 0));
+                    }
+                }
+                None => order.push(v),
+            }
+        }
+    }
+    let mut reverse = vec![Vec::new(); n];
+    for (v, out) in edges.iter().enumerate() {
+        for &w in out {
+            if w < n {
+                reverse[w].push(v);
+            }
+        }
+    }
+    let mut comp = vec![usize::MAX; n];
+    let mut sizes = Vec::new();
+    for &root in order.iter().rev() {
+        if comp[root] != usize::MAX {
+            continue;
+        }
+        let id = sizes.len();
+        let mut size = 0;
+        comp[root] = id;
+        let mut stack = vec![root];
+        while let Some(v) = stack.pop() {
+            size += 1;
+            for &w in &reverse[v] {
+                if comp[w] == usize::MAX {
+                    comp[w] = id;
+                    stack.push(w);
+                }
+            }
+        }
+        sizes.push(size);
+    }
+    (0..n)
+        .map(|v| sizes[comp[v]] > 1 || edges[v].contains(&v))
+        .collect()
+}
+
 pub(crate) fn check(path: &str, raw: RawModule) -> Result<Module, Vec<Diagnostic>> {
     let mut c = Checker {
         path,
@@ -385,11 +459,18 @@ pub(crate) fn check(path: &str, raw: RawModule) -> Result<Module, Vec<Diagnostic
         types: HashMap::new(),
         aliases: HashMap::new(),
         poisoned: HashSet::new(),
+        arities: Vec::new(),
     };
 
     // Names: reserved names, duplicate types, aliases.
     let prelude = prelude();
     let n = raw.decls.len();
+    c.arities = raw
+        .decls
+        .iter()
+        .map(|d| d.params.len())
+        .chain(prelude.iter().map(|p| p.params.len()))
+        .collect();
     for (k, p) in prelude.iter().enumerate() {
         c.types.insert(p.name.clone(), n + k);
     }
@@ -452,45 +533,6 @@ pub(crate) fn check(path: &str, raw: RawModule) -> Result<Module, Vec<Diagnostic
 
     let mut decls: Vec<TypeDecl> = raw.decls.iter().map(|d| c.decl(&raw.name, d)).collect();
     decls.extend(prelude);
-
-    // Arity of named declarations (needs every declaration).
-    for d in decls.iter().filter(|d| !d.prelude) {
-        let all = d
-            .fields
-            .iter()
-            .chain(d.cases.iter().flat_map(|k| k.fields.iter()));
-        for f in all {
-            let mut stack = vec![&f.ty];
-            while let Some(t) = stack.pop() {
-                match t {
-                    TypeExpr::Named { name, args, target } => {
-                        if let Target::Decl(j) = target {
-                            let want = decls.get(*j).map_or(0, |t| t.params.len());
-                            if want != args.len() && !c.poisoned.contains(&f.pos) {
-                                c.error(
-                                    codes::TYPE_ARITY,
-                                    "decl.type_arity",
-                                    format!(
-                                        "`{name}` takes {want} type argument(s), found {}",
-                                        args.len()
-                                    ),
-                                    f.pos,
-                                );
-                                c.poisoned.insert(f.pos);
-                            }
-                        }
-                        stack.extend(args.iter());
-                    }
-                    TypeExpr::Array { elem, .. } | TypeExpr::Slice(elem) => stack.push(elem),
-                    TypeExpr::Fn { params, ret } => {
-                        stack.extend(params.iter());
-                        stack.extend(ret.iter().map(|r| &**r));
-                    }
-                    TypeExpr::Builtin(_) => {}
-                }
-            }
-        }
-    }
 
     // Stable ids: duplicates among types, fields and cases (prelude
     // included, claimed first), NUL.
@@ -677,8 +719,22 @@ pub(crate) fn check(path: &str, raw: RawModule) -> Result<Module, Vec<Diagnostic
             out
         })
         .collect();
+    let cyclic = on_a_cycle(&edges);
+    let explain = cyclic.iter().filter(|c| **c).count() <= 256;
     for (r, d) in decls.iter().enumerate() {
-        if d.kind != DeclKind::Record || d.prelude {
+        if d.kind != DeclKind::Record || d.prelude || !cyclic.get(r).copied().unwrap_or(false) {
+            continue;
+        }
+        if !explain {
+            c.error(
+                codes::RECURSIVE_RECORD,
+                "decl.recursive_record",
+                format!(
+                    "record `{}` contains itself by value; it would have infinite size",
+                    d.name
+                ),
+                d.pos,
+            );
             continue;
         }
         // Breadth-first search from r's successors back to r, with parents

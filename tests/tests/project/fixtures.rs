@@ -82,7 +82,10 @@ pub fn variants() -> Schema {
         ),
         variant(
             "planner.mode",
-            vec![("planner.mode.fast", vec![]), ("planner.mode.careful", vec![])],
+            vec![
+                ("planner.mode.fast", vec![]),
+                ("planner.mode.careful", vec![]),
+            ],
         ),
         variant(
             "planner.step",
@@ -121,7 +124,10 @@ pub fn diamond() -> Schema {
         record("d.left", vec![nested("d.left.s", 0)]),
         variant(
             "d.right",
-            vec![("d.right.none", vec![]), ("d.right.some", vec![nested("d.right.some.s", 0)])],
+            vec![
+                ("d.right.none", vec![]),
+                ("d.right.some", vec![nested("d.right.some.s", 0)]),
+            ],
         ),
         record(
             "d.root",
@@ -141,7 +147,10 @@ pub fn escaping() -> Schema {
         record("100%", vec![scalar("50% off", Repr::String)]),
         variant(
             "é",
-            vec![("ü/case", vec![scalar("\"quoted\"\\", Repr::Bool)]), ("plain", vec![])],
+            vec![
+                ("ü/case", vec![scalar("\"quoted\"\\", Repr::Bool)]),
+                ("plain", vec![]),
+            ],
         ),
         record(
             "with space",

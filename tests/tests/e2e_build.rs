@@ -1,0 +1,288 @@
+//! End-to-end: real `cargo build --offline` runs of a fixture host crate
+//! (tests/fixtures/host) whose build script uses spx-build with
+//! `[package.metadata.spx]`.
+//!
+//! Each case copies the fixture into its own package directory (under
+//! `CARGO_TARGET_TMPDIR`, removed afterwards) with a unique package name,
+//! and all cases share one nested `CARGO_TARGET_DIR`
+//! (`CARGO_TARGET_TMPDIR/spx-e2e-target`): the outer `cargo test` holds the
+//! lock on `target/debug`, and sharing keeps the dependencies (serde_json,
+//! sha2, cargo_metadata, spx-schema, spx-build) compiled once for every
+//! case and every later run. `CI` and `SPX_UPDATE_PINS` are always set
+//! explicitly, so the outer environment (a CI runner sets `CI`) never
+//! changes what a case tests.
+//!
+//! `spx pin --check` is checked through the library function the CLI calls,
+//! `spx_build::pin::run(dir, true)`: the `spx` binary lives in another
+//! package, so this test crate cannot run it without building it again.
+
+use spx_schema::lock::{self, Lock, LOCK_DRIFT};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tests/ has a parent")
+        .to_path_buf()
+}
+
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/host")
+}
+
+fn shared_target() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("spx-e2e-target")
+}
+
+struct Host {
+    dir: PathBuf,
+    name: String,
+}
+
+impl Drop for Host {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+const SPX: &str = "agents/fx.spx";
+
+impl Host {
+    fn new(case: &str) -> Host {
+        let name = format!("spx-fixture-{case}");
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join("spx-e2e-hosts")
+            .join(format!("{case}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("src")).unwrap();
+        std::fs::create_dir_all(dir.join("agents")).unwrap();
+        let ws = workspace();
+        let manifest = std::fs::read_to_string(fixture().join("Cargo.toml.tmpl"))
+            .unwrap()
+            .replace("@WORKSPACE@", ws.to_str().expect("UTF-8 workspace path"))
+            .replace("name = \"spx-fixture-host\"", &format!("name = \"{name}\""));
+        std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
+        for f in ["build.rs", "src/main.rs", SPX] {
+            std::fs::copy(fixture().join(f), dir.join(f)).unwrap();
+        }
+        // The workspace's resolution, so the offline build uses exactly the
+        // crates already in the cache.
+        std::fs::copy(ws.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+        Host { dir, name }
+    }
+
+    fn build(&self, env: &[(&str, &str)]) -> Output {
+        let mut cmd = Command::new(option_env!("CARGO").unwrap_or("cargo"));
+        cmd.args(["build", "--offline", "--color", "never"])
+            .current_dir(&self.dir)
+            .env("CARGO_TARGET_DIR", shared_target())
+            .env_remove("CI")
+            .env_remove("SPX_UPDATE_PINS")
+            .env_remove("CARGO_TERM_COLOR");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        cmd.output().expect("cargo runs")
+    }
+
+    fn build_ok(&self, env: &[(&str, &str)]) -> String {
+        let out = self.build(env);
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "build failed:\n{stderr}");
+        stderr
+    }
+
+    fn build_err(&self, env: &[(&str, &str)]) -> String {
+        let out = self.build(env);
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(!out.status.success(), "build succeeded:\n{stderr}");
+        stderr
+    }
+
+    fn run_binary(&self) -> String {
+        let out = Command::new(shared_target().join("debug").join(&self.name))
+            .output()
+            .expect("the fixture binary runs");
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    fn edit(&self, f: impl FnOnce(&str) -> String) {
+        let path = self.dir.join(SPX);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let new = f(&text);
+        assert_ne!(new, text, "the edit must change the source");
+        std::fs::write(&path, new).unwrap();
+    }
+
+    fn derive(&self) -> spx_schema::Schema {
+        spx_schema::binding::compile_file(&self.dir.join(SPX), SPX, "fx.shape").unwrap()
+    }
+
+    fn lock_bytes(&self) -> Option<Vec<u8>> {
+        std::fs::read(self.dir.join("spx.lock")).ok()
+    }
+
+    fn pinned_bytes(&self) -> Option<Vec<u8>> {
+        std::fs::read(lock::pinned_schema_path(&self.dir, "fx.shape")).ok()
+    }
+}
+
+/// Retypes `fx.point.x` (i64 → usize), adds `fx.point.z`, adds a case.
+fn structural(text: &str) -> String {
+    text.replace("    x: i64,", "    x: usize,")
+        .replace(
+            "    y: i64,\n}",
+            "    y: i64,\n    @id(\"fx.point.z\")\n    z: bool,\n}",
+        )
+        .replace(
+            "    Dot,\n",
+            "    Dot,\n    @id(\"fx.kind.square\")\n    Square,\n",
+        )
+}
+
+/// Display renames only: every `@id` stays.
+fn rename_only(text: &str) -> String {
+    text.replace("Point", "Position")
+        .replace("    x: i64,", "    east: i64,")
+        .replace("Circle", "Ring")
+}
+
+const DRIFT_LINES: [&str; 3] = [
+    "~ field \"fx.point.x\": i64 -> u64 (in record \"fx.point\")",
+    "+ field \"fx.point.z\": bool (in record \"fx.point\")",
+    "+ case \"fx.kind.square\" (in variant \"fx.kind\")",
+];
+
+#[test]
+fn clean_build_pins_and_a_rebuild_changes_nothing() {
+    let host = Host::new("clean");
+    let stderr = host.build_ok(&[]);
+    let schema = host.derive();
+    assert!(
+        stderr.contains(&format!(
+            "spx: pinned fx.shape in spx.lock ({}); commit spx.lock and spx.lock.d/",
+            schema.digest()
+        )),
+        "{stderr}"
+    );
+    let lock = Lock::read(&host.dir)
+        .unwrap()
+        .expect("spx.lock was created");
+    assert_eq!(lock.pins, vec![lock::Pin::of(SPX, &schema)]);
+    assert_eq!(host.pinned_bytes().unwrap(), schema.document().as_bytes());
+    // The binary embeds the document the build script wrote to OUT_DIR.
+    assert_eq!(host.run_binary(), schema.document());
+    assert!(spx_build::pin::run(&host.dir, true).is_ok());
+
+    let lock_before = host.lock_bytes().unwrap();
+    let stderr = host.build_ok(&[]);
+    assert!(!stderr.contains("spx: pinned"), "{stderr}");
+    assert_eq!(host.lock_bytes().unwrap(), lock_before);
+}
+
+#[test]
+fn structural_edit_fails_with_the_drift_explanation() {
+    let host = Host::new("drift");
+    host.build_ok(&[]);
+    let pinned = host.derive();
+    let lock_before = host.lock_bytes().unwrap();
+    let doc_before = host.pinned_bytes().unwrap();
+
+    host.edit(structural);
+    let derived = host.derive();
+    let stderr = host.build_err(&[]);
+    // Cargo indents the build script's stderr by two spaces.
+    assert!(
+        stderr.contains(
+            "  error[SPX-L003]: the schema of root \"fx.shape\" derived from \"agents/fx.spx\" no longer matches its pin in spx.lock\n    --> agents/fx.spx\n"
+        ),
+        "{stderr}"
+    );
+    assert!(stderr.contains(&format!("  pinned digest:  {}", pinned.digest())));
+    assert!(stderr.contains(&format!("  derived digest: {}", derived.digest())));
+    for line in DRIFT_LINES {
+        assert!(
+            stderr.contains(&format!("  =     {line}\n")),
+            "missing {line:?} in:\n{stderr}"
+        );
+    }
+    assert!(stderr.contains("re-pin with `SPX_UPDATE_PINS=1 cargo build` or `spx pin`"));
+    // The failed build left the pins exactly as they were.
+    assert_eq!(host.lock_bytes().unwrap(), lock_before);
+    assert_eq!(host.pinned_bytes().unwrap(), doc_before);
+
+    // `spx pin --check` (its library function) fails on the drift too, and
+    // writes nothing.
+    let err = spx_build::pin::run(&host.dir, true).unwrap_err();
+    assert!(err.has_code(LOCK_DRIFT));
+    assert!(err.to_string().contains(DRIFT_LINES[0]));
+    assert_eq!(host.lock_bytes().unwrap(), lock_before);
+
+    // Still failing on the next build (cargo reruns the script: nothing
+    // was cached as a success).
+    host.build_err(&[]);
+}
+
+#[test]
+fn rename_only_edit_builds_without_touching_the_lock() {
+    let host = Host::new("rename");
+    host.build_ok(&[]);
+    let lock_before = host.lock_bytes().unwrap();
+    host.edit(rename_only);
+    let stderr = host.build_ok(&[]);
+    assert!(!stderr.contains("SPX-L003"), "{stderr}");
+    assert_eq!(host.lock_bytes().unwrap(), lock_before);
+}
+
+#[test]
+fn update_pins_repins_and_builds() {
+    let host = Host::new("update");
+    host.build_ok(&[]);
+    let old = host.derive();
+    host.edit(structural);
+    let new = host.derive();
+    let stderr = host.build_ok(&[("SPX_UPDATE_PINS", "1")]);
+    assert!(
+        stderr.contains(&format!(
+            "spx: re-pinned fx.shape in spx.lock ({} -> {})",
+            old.digest(),
+            new.digest()
+        )),
+        "{stderr}"
+    );
+    let lock = Lock::read(&host.dir).unwrap().unwrap();
+    assert_eq!(lock.pins, vec![lock::Pin::of(SPX, &new)]);
+    assert_eq!(host.pinned_bytes().unwrap(), new.document().as_bytes());
+    // Without the variable the re-pinned tree builds and checks clean.
+    host.build_ok(&[]);
+    assert_eq!(host.run_binary(), new.document());
+    assert!(spx_build::pin::run(&host.dir, true).is_ok());
+}
+
+#[test]
+fn ci_never_writes() {
+    let host = Host::new("ci");
+    let stderr = host.build_err(&[("CI", "true")]);
+    assert!(
+        stderr.contains("error[SPX-L004]: root \"fx.shape\" of source \"agents/fx.spx\" is not pinned: spx.lock is missing"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("nothing is written because CI is set"));
+    assert!(host.lock_bytes().is_none());
+    assert!(!host.dir.join("spx.lock.d").exists());
+
+    // Pinned locally, drifted, then built in CI with SPX_UPDATE_PINS: CI
+    // wins, the build fails and the pins stay.
+    host.build_ok(&[]);
+    let lock_before = host.lock_bytes().unwrap();
+    host.edit(structural);
+    let stderr = host.build_err(&[("CI", "true"), ("SPX_UPDATE_PINS", "1")]);
+    assert!(stderr.contains("error[SPX-L003]"), "{stderr}");
+    assert!(stderr.contains("SPX_UPDATE_PINS is ignored because CI is set"));
+    assert_eq!(host.lock_bytes().unwrap(), lock_before);
+    // `CI=false` is not CI.
+    host.build_ok(&[("CI", "false"), ("SPX_UPDATE_PINS", "1")]);
+    assert_ne!(host.lock_bytes().unwrap(), lock_before);
+}

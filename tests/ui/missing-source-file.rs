@@ -1,0 +1,9 @@
+// Must fail: the source file does not exist.
+
+spx_runtime::spx_interaction! {
+    source: "fixtures/macro/does_not_exist.spx",
+    root: "ok.point",
+    digest: "sha256:b64f274065bc68df0c946222114684ab1c8fd2216fc281bcb2738615c3150987",
+}
+
+fn main() {}

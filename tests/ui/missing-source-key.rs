@@ -1,0 +1,8 @@
+// Must fail: `source` is required.
+
+spx_runtime::spx_interaction! {
+    root: "ok.point",
+    digest: "sha256:b64f274065bc68df0c946222114684ab1c8fd2216fc281bcb2738615c3150987",
+}
+
+fn main() {}
