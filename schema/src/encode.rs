@@ -69,7 +69,11 @@ pub(crate) fn render_document(schema: &Schema, value: &Value) -> Result<String, 
 /// in a whole document. The 65536-byte document bound is not checked here
 /// (it applies to the whole document; [`encode`] checks it). On error,
 /// `out` may hold a partial rendering.
-pub fn encode_value_into(out: &mut String, schema: &Schema, value: &Value) -> Result<(), Diagnostic> {
+pub fn encode_value_into(
+    out: &mut String,
+    schema: &Schema,
+    value: &Value,
+) -> Result<(), Diagnostic> {
     let graph = schema.graph();
     let mut ptr = String::from("/value");
     write_type(out, graph, graph.root_index(), value, 0, &mut ptr)
@@ -150,10 +154,8 @@ fn kind_name(v: &Value) -> &'static str {
 }
 
 fn wrong_kind(ptr: &str, expected: &str, v: &Value) -> Diagnostic {
-    err_at("value.representation", ptr).with_detail(format!(
-        "expected {expected}, found {}",
-        kind_name(v)
-    ))
+    err_at("value.representation", ptr)
+        .with_detail(format!("expected {expected}, found {}", kind_name(v)))
 }
 
 /// Writes the value of type `t` at `depth`; `ptr` is its JSON Pointer and
@@ -215,11 +217,8 @@ fn write_fields(
     depth: usize,
     ptr: &mut String,
 ) -> Result<(), Diagnostic> {
-    let exact = vals.len() == decl.len()
-        && decl
-            .iter()
-            .zip(vals)
-            .all(|(f, (id, _))| f.stable_id == *id);
+    let exact =
+        vals.len() == decl.len() && decl.iter().zip(vals).all(|(f, (id, _))| f.stable_id == *id);
     if !exact {
         // The decoder's order: first an undeclared field, then per declared
         // field in order (so an earlier field's error wins).

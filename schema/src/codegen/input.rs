@@ -41,6 +41,10 @@ pub struct MacroInput {
     pub errors: Vec<syn::Error>,
     /// The span of the whole invocation, for "missing key" errors.
     pub span: Span,
+    /// A `source` key was written (even with a malformed value).
+    pub saw_source: bool,
+    /// A `root` key was written (even with a malformed value).
+    pub saw_root: bool,
 }
 
 const EXPECTED: &str = "expected one of `source`, `root`, `digest`, `crate`";
@@ -53,6 +57,8 @@ impl Parse for MacroInput {
             krate: None,
             errors: Vec::new(),
             span: proc_macro2::Span::call_site(),
+            saw_source: false,
+            saw_root: false,
         };
         match parse_keys(input, &mut out) {
             Ok(()) => Ok(out),
@@ -79,6 +85,7 @@ fn parse_keys(input: ParseStream<'_>, out: &mut MacroInput) -> syn::Result<()> {
             if look.peek(kw::source) {
                 let key: kw::source = input.parse()?;
                 input.parse::<Token![:]>()?;
+                out.saw_source = true;
                 let lit = parse_lit(input, &mut out.errors)?;
                 if out.source.is_some() {
                     out.errors.push(syn::Error::new(
@@ -91,6 +98,7 @@ fn parse_keys(input: ParseStream<'_>, out: &mut MacroInput) -> syn::Result<()> {
             } else if look.peek(kw::root) {
                 let _key: kw::root = input.parse()?;
                 input.parse::<Token![:]>()?;
+                out.saw_root = true;
                 if let Some(lit) = parse_lit(input, &mut out.errors)? {
                     if out.roots.iter().any(|r| r.root.value() == lit.value()) {
                         out.errors.push(syn::Error::new(

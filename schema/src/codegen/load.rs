@@ -74,19 +74,24 @@ pub fn load(input: &MacroInput, manifest_dir: Option<&Path>) -> Loaded {
         dependencies: Vec::new(),
         errors: input.errors.clone(),
     };
-    let Some(src) = &input.source else {
+    if !input.saw_root {
         out.errors.push(syn::Error::new(
             input.span,
-            "missing key `source`: the `.spx` file to read, relative to CARGO_MANIFEST_DIR",
+            "missing key `root`: the stable id of at least one root type",
         ));
-        if input.roots.is_empty() {
-            out.errors.push(missing_root(input));
+    }
+    let Some(src) = &input.source else {
+        if !input.saw_source {
+            out.errors.push(syn::Error::new(
+                input.span,
+                "missing key `source`: the `.spx` file to read, relative to CARGO_MANIFEST_DIR",
+            ));
         }
         return out;
     };
-    if input.roots.is_empty() {
-        out.errors.push(missing_root(input));
-    }
+    // A mistake in the arguments may be a misplaced or malformed digest:
+    // do not also report the root as unpinned.
+    let check_pins = input.errors.is_empty();
     let display = src.value();
     let err = |text: String| syn::Error::new(src.span(), text);
     if is_absolute(&display) {
@@ -189,6 +194,7 @@ pub fn load(input: &MacroInput, manifest_dir: Option<&Path>) -> Loaded {
             }
         };
         match pinned {
+            _ if !check_pins => {}
             None => out.errors.push(syn::Error::new(
                 span,
                 format!(
@@ -225,13 +231,6 @@ pub fn load(input: &MacroInput, manifest_dir: Option<&Path>) -> Loaded {
     }
     out.module = Some(module);
     out
-}
-
-fn missing_root(input: &MacroInput) -> syn::Error {
-    syn::Error::new(
-        input.span,
-        "missing key `root`: the stable id of at least one root type",
-    )
 }
 
 /// Where the declaration, field or case with this stable id is named.

@@ -155,7 +155,9 @@ fn spec_path(schema: &Schema, text: &str) -> Result<Decoded, Diagnostic> {
         )));
     }
     if body.starts_with('\u{FEFF}') {
-        return Err(framing("the document starts with a byte order mark (U+FEFF)"));
+        return Err(framing(
+            "the document starts with a byte order mark (U+FEFF)",
+        ));
     }
     // 4.
     let tree = json::parse(body).map_err(|e| {

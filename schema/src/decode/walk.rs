@@ -144,9 +144,12 @@ impl Walker<'_, '_> {
                         .map(|k| format!("`{}`", k.stable_id))
                         .collect::<Vec<_>>()
                         .join(", ");
-                    return Err(z206("value.case", &child_ptr(ptr, "case")).with_detail(
-                        format!("`{name}` is not a case of `{}`; declared cases: {declared}", ty.stable_id),
-                    ));
+                    return Err(
+                        z206("value.case", &child_ptr(ptr, "case")).with_detail(format!(
+                            "`{name}` is not a case of `{}`; declared cases: {declared}",
+                            ty.stable_id
+                        )),
+                    );
                 };
                 let f = self.lookup(node, "fields").unwrap_or(node);
                 let len = ptr.len();
@@ -196,8 +199,11 @@ impl Walker<'_, '_> {
                         .map(|f| format!("`{}`", f.stable_id))
                         .collect::<Vec<_>>()
                         .join(", ");
-                    return Err(z206("value.fields.unknown", &child_ptr(ptr, &key))
-                        .with_detail(format!("`{key}` is not a declared field; declared fields: {declared}")));
+                    return Err(
+                        z206("value.fields.unknown", &child_ptr(ptr, &key)).with_detail(format!(
+                            "`{key}` is not a declared field; declared fields: {declared}"
+                        )),
+                    );
                 }
             }
         }
@@ -279,8 +285,11 @@ impl Walker<'_, '_> {
                     match byte_element(self.tree, e) {
                         Some(b) => out.push(b),
                         None => {
-                            return Err(z206("value.bytes_element", &child_ptr(ptr, &i.to_string()))
-                                .with_detail("a bytes element is a JSON integer from 0 to 255"))
+                            return Err(z206(
+                                "value.bytes_element",
+                                &child_ptr(ptr, &i.to_string()),
+                            )
+                            .with_detail("a bytes element is a JSON integer from 0 to 255"))
                         }
                     }
                 }
@@ -328,8 +337,10 @@ pub(crate) fn walk(schema: &Schema, tree: &Tree<'_>) -> Result<Value, Diagnostic
             .with_detail(format!("expected a string, found {}", w.found(r))));
     }
     if !tree.text_eq(r, schema.root_type_id()) {
-        return Err(z206("root_type_id", "/root_type_id")
-            .with_detail(format!("this schema's root type is `{}`", schema.root_type_id())));
+        return Err(z206("root_type_id", "/root_type_id").with_detail(format!(
+            "this schema's root type is `{}`",
+            schema.root_type_id()
+        )));
     }
     // 8.
     let d = get("schema_digest");
