@@ -6,6 +6,7 @@
 use clap::{Parser, Subcommand, ValueEnum};
 use spx_schema::binding::{self, SOURCE_UNREADABLE};
 use spx_schema::source::{Builtin, DeclKind, Module, TypeExpr};
+use spx_schema::project::Dialect;
 use spx_schema::{Diagnostic, Schema};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -51,6 +52,35 @@ enum Command {
     },
     /// Print one valid value document.
     Example { source: PathBuf, root_type_id: String },
+    /// Print the provider projection of a root type (JSON Schema).
+    ProviderSchema {
+        /// draft2020 (default), openai, anthropic or gemini.
+        #[arg(long, default_value = "draft2020")]
+        dialect: Dialect,
+        /// Print the machine-readable loss report instead of the schema.
+        #[arg(long)]
+        losses: bool,
+        source: PathBuf,
+        root_type_id: String,
+    },
+    /// Admit raw provider output (stdin when FILE is omitted) and print the canonical value document.
+    Admit {
+        /// draft2020 (default), openai, anthropic or gemini.
+        #[arg(long, default_value = "draft2020")]
+        dialect: Dialect,
+        source: PathBuf,
+        root_type_id: String,
+        file: Option<PathBuf>,
+    },
+    /// Re-pin the roots of [package.metadata.spx] in spx.lock, or check the pins (--check).
+    Pin {
+        /// Fail on drift, writing nothing (for CI).
+        #[arg(long)]
+        check: bool,
+        /// The package directory (default: the current directory).
+        #[arg(long, default_value = ".")]
+        package: PathBuf,
+    },
 }
 
 /// A failed command: the diagnostics and the exit status.
@@ -182,6 +212,53 @@ fn run(cmd: &Command) -> CmdResult {
             let s = compile(source, root_type_id)?;
             let value = spx_schema::encode::example(&s);
             Ok(spx_schema::encode::encode(&s, &value)?.into_bytes())
+        }
+        Command::ProviderSchema {
+            dialect,
+            losses,
+            source,
+            root_type_id,
+        } => {
+            let s = compile(source, root_type_id)?;
+            let p = spx_schema::project::project(&s, *dialect)?;
+            Ok(if *losses {
+                let mut j = p.losses_json();
+                if !j.ends_with('\n') {
+                    j.push('\n');
+                }
+                j.into_bytes()
+            } else {
+                p.document.into_bytes()
+            })
+        }
+        Command::Admit {
+            dialect,
+            source,
+            root_type_id,
+            file,
+        } => {
+            let s = compile(source, root_type_id)?;
+            let bytes = read_input(file.as_deref())?;
+            Ok(spx_schema::admit::admit(&s, *dialect, &bytes)?.canonical.into_bytes())
+        }
+        Command::Pin { check, package } => {
+            let report = spx_build::pin::run(package, *check)
+                .map_err(|e| Failure::from(e.diagnostics().to_vec()))?;
+            let mut out = String::new();
+            for e in &report.entries {
+                use spx_build::pin::PinChange;
+                let what = match &e.change {
+                    PinChange::Unchanged => "unchanged".to_owned(),
+                    PinChange::Created => "created".to_owned(),
+                    PinChange::Updated { from } => format!("updated (was {from})"),
+                    PinChange::Removed => "removed".to_owned(),
+                };
+                out.push_str(&format!("{} {} {} {what}\n", e.source, e.root, e.digest));
+            }
+            if *check {
+                out.push_str("pins are current\n");
+            }
+            Ok(out.into_bytes())
         }
     }
 }

@@ -191,3 +191,98 @@ fn decode_round_trips_the_example_and_refuses_with_the_contract() {
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
     assert_eq!(o.stdout, ok.as_bytes());
 }
+
+#[test]
+fn provider_schema_prints_each_dialect() {
+    let o = spx(&["provider-schema", "point.spx", "t.point"]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(out.starts_with(
+        "{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"$id\":\"urn:semaprax.agent-interaction-schema.v1:t.point\",\"$defs\":{\"t.point\":"
+    ), "{out}");
+    assert!(out.ends_with(",\"$ref\":\"#/$defs/t.point\"}\n"), "{out}");
+    for dialect in ["openai", "anthropic", "gemini"] {
+        let o = spx(&["provider-schema", "--dialect", dialect, "point.spx", "t.point"]);
+        assert_eq!(o.status.code(), Some(0), "{dialect}: {}", String::from_utf8_lossy(&o.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v["type"], "object", "{dialect}");
+        assert!(v.get("oneOf").is_none());
+        let o = spx(&["provider-schema", "--dialect", dialect, "--losses", "point.spx", "t.point"]);
+        assert_eq!(o.status.code(), Some(0));
+        let _: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    }
+    let o = spx(&["provider-schema", "--dialect", "cobol", "point.spx", "t.point"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn admit_canonicalizes_provider_output_and_refuses_with_pointer() {
+    let raw = b"{\n  \"fields\": {\n    \"t.point.ok\": true,\n    \"t.point.x\": \"\\u0037\"\n  }\n}\n";
+    let o = spx_with_stdin(&["admit", "point.spx", "t.point"], Some(raw));
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let (_, _, digest) = expected_point_document();
+    assert_eq!(
+        String::from_utf8(o.stdout.clone()).unwrap(),
+        format!("{{\"schema\":\"semaprax.agent-interaction-value.v1\",\"root_type_id\":\"t.point\",\"schema_digest\":\"{digest}\",\"value\":{{\"fields\":{{\"t.point.x\":\"7\",\"t.point.ok\":true}}}}}}\n")
+    );
+    // The canonical document is what `decode` admits byte for byte.
+    let d = spx_with_stdin(&["decode", "point.spx", "t.point"], Some(&o.stdout));
+    assert_eq!(d.status.code(), Some(0));
+    assert_eq!(d.stdout, o.stdout);
+
+    let dup = b"{\"fields\":{\"t.point.x\":\"1\",\"t.point.ok\":true,\"t.point.x\":\"2\"}}";
+    let o = spx_with_stdin(&["admit", "point.spx", "t.point"], Some(dup));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(first_stderr_line(&o).starts_with("error[SPX-Z205]: "), "{}", first_stderr_line(&o));
+    let o = spx_with_stdin(&["--format", "json", "admit", "point.spx", "t.point"], Some(dup));
+    let v: serde_json::Value = serde_json::from_str(&first_stderr_line(&o)).unwrap();
+    assert_eq!(v["rule"], "duplicate_key");
+    assert_eq!(v["pointer"], "/fields/t.point.x");
+
+    let wide = b"{\"fields\":{\"t.point.x\":\"99999999999999999999\",\"t.point.ok\":true}}";
+    let o = spx_with_stdin(&["--format", "json", "admit", "point.spx", "t.point"], Some(wide));
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_str(&first_stderr_line(&o)).unwrap();
+    assert_eq!(v["code"], "SPX-Z206");
+    assert_eq!(v["rule"], "value.integer_range");
+    assert_eq!(v["pointer"], "/fields/t.point.x");
+}
+
+#[test]
+fn pin_creates_then_check_fails_on_drift_without_writing() {
+    let dir = std::env::temp_dir().join(format!("spx-cli-pin-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        "[package]\nname = \"pinned\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n[workspace]\n\n[package.metadata.spx]\nsources = [{ path = \"point.spx\", roots = [\"t.point\"] }]\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("src/lib.rs"), "").unwrap();
+    let source = std::fs::read_to_string(fixture("point.spx")).unwrap();
+    std::fs::write(dir.join("point.spx"), &source).unwrap();
+    let pkg = dir.to_str().unwrap();
+
+    let o = spx(&["pin", "--check", "--package", pkg]);
+    assert_eq!(o.status.code(), Some(1), "no lock yet: the check fails");
+    assert!(!dir.join("spx.lock").exists());
+
+    let o = spx(&["pin", "--package", pkg]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let (_, _, digest) = expected_point_document();
+    assert_eq!(String::from_utf8(o.stdout).unwrap(), format!("point.spx t.point {digest} created\n"));
+    let lock = std::fs::read(dir.join("spx.lock")).unwrap();
+    assert!(String::from_utf8_lossy(&lock).contains(&digest));
+
+    let o = spx(&["pin", "--check", "--package", pkg]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+
+    std::fs::write(dir.join("point.spx"), source.replace("x: i64,", "x: i32,")).unwrap();
+    let o = spx(&["pin", "--check", "--package", pkg]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.starts_with("error[SPX-L003]"), "{err}");
+    assert!(err.contains("t.point.x"), "{err}");
+    assert_eq!(std::fs::read(dir.join("spx.lock")).unwrap(), lock, "--check writes nothing");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

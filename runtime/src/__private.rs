@@ -525,8 +525,14 @@ mod tests {
     #[test]
     fn strings_only_canonical() {
         let s = |t: &str| Cursor::new(t.as_bytes()).string();
-        assert_eq!(s(r#""a\"b\\c\nd\re\tf""#).as_deref(), Some("a\"b\\c\nd\re\tf"));
-        assert_eq!(s(r#""\u0008\u007f\u0085""#).as_deref(), Some("\u{8}\u{7f}\u{85}"));
+        assert_eq!(
+            s(r#""a\"b\\c\nd\re\tf""#).as_deref(),
+            Some("a\"b\\c\nd\re\tf")
+        );
+        assert_eq!(
+            s(r#""\u0008\u007f\u0085""#).as_deref(),
+            Some("\u{8}\u{7f}\u{85}")
+        );
         assert_eq!(s("\"/é\u{a0}\"").as_deref(), Some("/é\u{a0}"));
         for bad in [
             r#""\u000a""#,
@@ -553,7 +559,9 @@ mod tests {
         let b = |t: &str| Cursor::new(t.as_bytes()).bytes();
         assert_eq!(b("[]"), Some(vec![]));
         assert_eq!(b("[0,1,255]"), Some(vec![0, 1, 255]));
-        for bad in ["[256]", "[01]", "[-0]", "[1.0]", "[1,]", "[ 1]", "[", "[00]", "[1000]"] {
+        for bad in [
+            "[256]", "[01]", "[-0]", "[1.0]", "[1,]", "[ 1]", "[", "[00]", "[1000]",
+        ] {
             assert_eq!(b(bad), None, "{bad}");
         }
         let max = format!("[{}]", vec!["7"; 4096].join(","));

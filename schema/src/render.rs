@@ -108,6 +108,10 @@ fn render_types(out: &mut String, graph: &TypeGraph) {
 const WIRE: &str = "{\"closed_objects\":true,\"key_order\":\"declaration_order\",\"exact_integer_encoding\":\"decimal_string\",\"bytes_encoding\":\"byte_array_u8\",\"max_document_bytes\":65536,\"max_string_field_bytes\":4096,\"max_bytes_field_bytes\":4096,\"max_types\":64,\"max_depth\":16}";
 
 pub(crate) fn render_schema(graph: TypeGraph) -> Result<Schema, Diagnostic> {
+    // A derived graph always holds its root; a hand-built empty one has none.
+    if graph.types.is_empty() {
+        return Err(Diagnostic::z202("type.unresolved"));
+    }
     let mut types = String::new();
     render_types(&mut types, &graph);
     let root = graph.root_type_id();

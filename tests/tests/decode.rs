@@ -1274,7 +1274,7 @@ fn the_nesting_limit_is_serde_jsons() {
         assert_eq!(d.rule == "json.syntax", !serde_ok, "{depth}");
         assert_eq!(
             d.rule,
-            if depth + 1 <= 127 {
+            if depth < 127 {
                 "value.shape"
             } else {
                 "json.syntax"

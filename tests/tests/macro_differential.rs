@@ -158,8 +158,22 @@ fn members(b: &[u8]) -> Vec<(usize, usize)> {
 }
 
 const INSERTS: &[&[u8]] = &[
-    b" ", b"\n", b"\r", b",", b"\"", b"\\", b"0", b"-", b"{}", b"[]", b"\xff", b"\xc2\x85",
-    b"\\u0041", b"\\/", b"1.0", b"null",
+    b" ",
+    b"\n",
+    b"\r",
+    b",",
+    b"\"",
+    b"\\",
+    b"0",
+    b"-",
+    b"{}",
+    b"[]",
+    b"\xff",
+    b"\xc2\x85",
+    b"\\u0041",
+    b"\\/",
+    b"1.0",
+    b"null",
 ];
 const REPLACE: &[(&str, &str)] = &[
     ("\"0\"", "\"-0\""),
@@ -232,7 +246,11 @@ fn mutations(doc: &[u8], r: &mut Rng) -> Vec<Vec<u8>> {
         // Drop it.
         let mut m = doc.to_vec();
         let from = if doc[a - 1] == b',' { a - 1 } else { a };
-        let to = if from == a && doc.get(e) == Some(&b',') { e + 1 } else { e };
+        let to = if from == a && doc.get(e) == Some(&b',') {
+            e + 1
+        } else {
+            e
+        };
         m.drain(from..to);
         out.push(m);
     }
@@ -273,7 +291,10 @@ fn check<T: Interaction + Generated + std::fmt::Debug + PartialEq>(
     match (&fast, &engine) {
         (Some(v), Ok(d)) => assert_eq!(Generated::to_engine_value(v), d.value),
         (None, Err(_)) => {}
-        (Some(_), Err(e)) => panic!("fast path admitted what the engine refuses ({e}): {}", show()),
+        (Some(_), Err(e)) => panic!(
+            "fast path admitted what the engine refuses ({e}): {}",
+            show()
+        ),
         (None, Ok(_)) => panic!("fast path missed a canonical document: {}", show()),
     }
     engine.is_ok()

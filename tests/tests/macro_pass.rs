@@ -49,10 +49,7 @@ fn sample() -> Proposal {
             spent: i64::MIN,
         },
         action: Action::Move {
-            to: Point {
-                x: i32::MIN,
-                y: -7,
-            },
+            to: Point { x: i32::MIN, y: -7 },
             speed: 255,
         },
         confident: true,
@@ -111,10 +108,7 @@ fn encode_is_the_engines_and_round_trips() {
     let x = sample();
     let doc = x.encode().unwrap();
     let schema = engine_schema("planner.proposal");
-    assert_eq!(
-        doc,
-        engine::encode::encode(&schema, &x.to_value()).unwrap()
-    );
+    assert_eq!(doc, engine::encode::encode(&schema, &x.to_value()).unwrap());
     assert!(doc.contains(r#""planner.proposal.type":"plan \"A\"\n\u0001é""#));
     assert!(doc.starts_with(
         "{\"schema\":\"semaprax.agent-interaction-value.v1\",\"root_type_id\":\"planner.proposal\",\"schema_digest\":\"sha256:3cad84b6"

@@ -149,7 +149,11 @@ fn repr_doc(schema: &Schema, ty: FieldType) -> String {
         FieldType::Scalar(r) => format!("`{}`", r.name()),
         FieldType::Nested(i) => format!(
             "nested `{}`",
-            schema.graph().types.get(i).map_or("?", |t| t.stable_id.as_str())
+            schema
+                .graph()
+                .types
+                .get(i)
+                .map_or("?", |t| t.stable_id.as_str())
         ),
     }
 }
@@ -225,7 +229,7 @@ impl Ctx<'_> {
         }
     }
 
-    fn from_value_expr(&self, schema: &Schema, f: &Field) -> TokenStream {
+    fn read_engine_value_expr(&self, schema: &Schema, f: &Field) -> TokenStream {
         let rt = self.rt;
         let p = quote!(#rt::__private);
         let id = &f.stable_id;
@@ -281,7 +285,12 @@ fn locals(n: usize) -> Vec<Ident> {
 /// The literal and value-reading statements of one field list. `open` is
 /// the literal text before the first field key; the first chunk is returned
 /// separately so that a variant can match its case with it.
-fn read_fields(ctx: &Ctx<'_>, schema: &Schema, open: &str, fields: &[Field]) -> (Vec<u8>, TokenStream) {
+fn read_fields(
+    ctx: &Ctx<'_>,
+    schema: &Schema,
+    open: &str,
+    fields: &[Field],
+) -> (Vec<u8>, TokenStream) {
     let mut first: Option<Vec<u8>> = None;
     let mut lit = open.to_owned();
     let mut body = TokenStream::new();
@@ -351,7 +360,10 @@ fn type_items(ctx: &Ctx<'_>, schema: &Schema, t: &TypeNode) -> Result<TokenStrea
     match &t.kind {
         TypeKind::Record { fields } => {
             let idents = field_idents(fields)?;
-            let tdoc = doc(format!("`.spx` record `{}`, stable id `{}`.", t.name, t.stable_id));
+            let tdoc = doc(format!(
+                "`.spx` record `{}`, stable id `{}`.",
+                t.name, t.stable_id
+            ));
             let defs = fields.iter().zip(&idents).map(|(f, id)| {
                 let d = doc(format!(
                     "`{}`: {}, stable id `{}`.",
@@ -367,7 +379,7 @@ fn type_items(ctx: &Ctx<'_>, schema: &Schema, t: &TypeNode) -> Result<TokenStrea
             let first = Literal::byte_string(&first);
             let write = write_fields(ctx, schema, "{\"fields\":{", fields);
             let to_value = to_value_fields(ctx, schema, fields);
-            let from = fields.iter().map(|f| ctx.from_value_expr(schema, f));
+            let from = fields.iter().map(|f| ctx.read_engine_value_expr(schema, f));
             Ok(quote! {
                 #tdoc
                 #derives
@@ -413,10 +425,8 @@ fn type_items(ctx: &Ctx<'_>, schema: &Schema, t: &TypeNode) -> Result<TokenStrea
             for c in cases {
                 match name_ident(&c.stable_id, &c.name, &camel(&c.name), "case") {
                     Ok(id) => {
-                        if let Some((prev, _)) = cases
-                            .iter()
-                            .zip(&case_idents)
-                            .find(|(_, o)| **o == id)
+                        if let Some((prev, _)) =
+                            cases.iter().zip(&case_idents).find(|(_, o)| **o == id)
                         {
                             errors.push(NameError {
                                 stable_id: c.stable_id.clone(),
@@ -444,7 +454,10 @@ fn type_items(ctx: &Ctx<'_>, schema: &Schema, t: &TypeNode) -> Result<TokenStrea
             if !errors.is_empty() {
                 return Err(errors);
             }
-            let tdoc = doc(format!("`.spx` variant `{}`, stable id `{}`.", t.name, t.stable_id));
+            let tdoc = doc(format!(
+                "`.spx` variant `{}`, stable id `{}`.",
+                t.name, t.stable_id
+            ));
             let mut defs = Vec::new();
             let mut reads = Vec::new();
             let mut writes = Vec::new();
@@ -487,7 +500,7 @@ fn type_items(ctx: &Ctx<'_>, schema: &Schema, t: &TypeNode) -> Result<TokenStrea
                 });
                 let w = write_fields(ctx, schema, &format!("{{\"case\":{open}"), &c.fields);
                 writes.push(quote!(#pat => { #w }));
-                let from = c.fields.iter().map(|f| ctx.from_value_expr(schema, f));
+                let from = c.fields.iter().map(|f| ctx.read_engine_value_expr(schema, f));
                 let cstr = &c.stable_id;
                 froms.push(quote! {
                     #cstr => {
@@ -559,9 +572,8 @@ fn root_items(ctx: &Ctx<'_>, schema: &Schema, extras: &RootExtras) -> TokenStrea
     let digest = schema.digest();
     let json = schema.document();
     let provider = extras.provider_json_schema.as_str();
-    let mut prefix = String::from(
-        "{\"schema\":\"semaprax.agent-interaction-value.v1\",\"root_type_id\":",
-    );
+    let mut prefix =
+        String::from("{\"schema\":\"semaprax.agent-interaction-value.v1\",\"root_type_id\":");
     prefix.push_str(&q(root_id));
     prefix.push_str(",\"schema_digest\":");
     prefix.push_str(&q(digest));

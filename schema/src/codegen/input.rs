@@ -8,8 +8,8 @@
 //! ```
 
 use proc_macro2::Span;
-use syn::parse::{Parse, ParseStream};
 use syn::ext::IdentExt as _;
+use syn::parse::{Parse, ParseStream};
 use syn::{LitStr, Token};
 
 mod kw {
@@ -150,7 +150,8 @@ fn parse_keys(input: ParseStream<'_>, out: &mut MacroInput) -> syn::Result<()> {
                 }
                 let path = syn::Path::parse_mod_style(input)?;
                 if out.krate.is_some() {
-                    out.errors.push(syn::Error::new(key.span, "duplicate key `crate`"));
+                    out.errors
+                        .push(syn::Error::new(key.span, "duplicate key `crate`"));
                 } else {
                     out.krate = Some(path);
                 }
@@ -199,6 +200,8 @@ fn parse_lit(input: ParseStream<'_>, errors: &mut Vec<syn::Error>) -> syn::Resul
 /// `sha256:` and 64 lowercase hex digits.
 pub(crate) fn is_digest(s: &str) -> bool {
     s.strip_prefix("sha256:").is_some_and(|h| {
-        h.len() == 64 && h.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        h.len() == 64
+            && h.bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
     })
 }

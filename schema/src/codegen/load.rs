@@ -175,7 +175,11 @@ pub fn load(input: &MacroInput, manifest_dir: Option<&Path>) -> Loaded {
                         Err(d) => {
                             out.errors.push(syn::Error::new(
                                 r.root.span(),
-                                render(&d, lock::LOCK_FILE, Some("while looking up the pin of this root")),
+                                render(
+                                    &d,
+                                    lock::LOCK_FILE,
+                                    Some("while looking up the pin of this root"),
+                                ),
                             ));
                             None
                         }
@@ -220,7 +224,12 @@ pub fn load(input: &MacroInput, manifest_dir: Option<&Path>) -> Loaded {
             Some(_) => {}
         }
         let provider_json_schema = crate::project::draft2020(&schema);
-        roots.push((schema, RootExtras { provider_json_schema }));
+        roots.push((
+            schema,
+            RootExtras {
+                provider_json_schema,
+            },
+        ));
     }
     if let Err(d) = snap.recheck() {
         out.errors.push(err(render(&d, &display, None)));

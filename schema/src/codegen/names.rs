@@ -9,11 +9,11 @@ use proc_macro2::{Ident, Span};
 /// Keywords of every edition, strict and reserved, that can be written as
 /// raw identifiers.
 const RAW_OK: &[&str] = &[
-    "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "do",
-    "dyn", "else", "enum", "extern", "false", "final", "fn", "for", "gen", "if", "impl", "in",
-    "let", "loop", "macro", "match", "mod", "move", "mut", "override", "priv", "pub", "ref",
-    "return", "static", "struct", "trait", "true", "try", "type", "typeof", "unsafe", "unsized",
-    "use", "virtual", "where", "while", "yield",
+    "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "do", "dyn",
+    "else", "enum", "extern", "false", "final", "fn", "for", "gen", "if", "impl", "in", "let",
+    "loop", "macro", "match", "mod", "move", "mut", "override", "priv", "pub", "ref", "return",
+    "static", "struct", "trait", "true", "try", "type", "typeof", "unsafe", "unsized", "use",
+    "virtual", "where", "while", "yield",
 ];
 
 /// Names no Rust identifier can take, not even a raw one.
@@ -44,8 +44,7 @@ pub(crate) fn snake(name: &str) -> String {
         if c.is_uppercase() && i > 0 {
             let prev = chars[i - 1];
             let next_lower = chars.get(i + 1).is_some_and(|n| n.is_lowercase());
-            if prev.is_lowercase() || prev.is_ascii_digit() || (prev.is_uppercase() && next_lower)
-            {
+            if prev.is_lowercase() || prev.is_ascii_digit() || (prev.is_uppercase() && next_lower) {
                 out.push('_');
             }
         }
@@ -60,12 +59,16 @@ pub(crate) fn ident(original: &str, converted: &str) -> Result<Ident, String> {
         .chars()
         .next()
         .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && converted.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        && converted
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_');
     if !valid || NEVER.contains(&converted) {
         return Err(if converted == original {
             format!("the name `{original}` cannot become a Rust identifier")
         } else {
-            format!("the name `{original}` cannot become a Rust identifier (it would be `{converted}`)")
+            format!(
+                "the name `{original}` cannot become a Rust identifier (it would be `{converted}`)"
+            )
         });
     }
     if RAW_OK.contains(&converted) {

@@ -505,7 +505,7 @@ mod tests {
             "0e999999999999",
         ] {
             assert!(ok(s), "{s}");
-            assert_eq!(serde_json::from_str::<serde_json::Value>(s).is_ok(), true);
+            assert!(serde_json::from_str::<serde_json::Value>(s).is_ok());
         }
         for s in [
             "",
