@@ -603,8 +603,18 @@ fn unknown_field_comes_before_missing() {
 
 #[test]
 fn earlier_field_error_comes_before_later_missing_field() {
+    let no_shape = r#","root.shape":{"case":"shape.rect","fields":{"rect.w":"3","rect.h":"4"}}"#;
     z206(
-        replaced("\"root.i32\":\"-5\"", "\"root.i32\":\"01\"").replace(",\"root.shape\"", ",\"gone\"").replace(",\"gone\":{\"case\":\"shape.rect\",\"fields\":{\"rect.w\":\"3\",\"rect.h\":\"4\"}}", ""),
+        replaced(no_shape, ""),
+        "value.fields.missing",
+        "/value/fields/root.shape",
+    );
+    z206(
+        // root.i32 is malformed and root.shape (the last field) is absent.
+        replaced("\"root.i32\":\"-5\"", "\"root.i32\":\"01\"").replace(
+            r#","root.shape":{"case":"shape.rect","fields":{"rect.w":"3","rect.h":"4"}}"#,
+            "",
+        ),
         "value.integer",
         "/value/fields/root.i32",
     );
@@ -809,7 +819,7 @@ fn value_string_bytes_boundary() {
         "value.string_bytes",
         &field_ptr("root.s"),
     );
-    // 4095 escaped controls (6 input bytes each, 1 decoded byte): admitted.
+    // 4096 escaped controls (6 input bytes each, 1 decoded byte): admitted.
     let ctl = "\\u0001".repeat(4096);
     let v = admitted(&s, replaced("\"héllo\"", &format!("\"{ctl}\"")));
     assert_eq!(

@@ -274,7 +274,7 @@ pub(crate) fn parse(src: &str) -> Result<Tree<'_>, SyntaxError> {
     let mut p = Parser {
         b: src.as_bytes(),
         pos: 0,
-        nodes: Vec::new(),
+        nodes: Vec::with_capacity(src.len() / 8),
     };
     // Indices of the open containers.
     let mut stack: Vec<usize> = Vec::new();

@@ -80,23 +80,26 @@ impl Walker<'_, '_> {
         ptr: &str,
         rule: &'static str,
     ) -> Result<(), Diagnostic> {
-        let expected = keys
-            .iter()
-            .map(|k| format!("`{k}`"))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let expected = || {
+            keys.iter()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
         for (k, _) in self.tree.members(obj) {
             if !keys.iter().any(|e| self.tree.text_eq(k, e)) {
                 let key = self.tree.text(k);
                 return Err(z205(rule, &child_ptr(ptr, &key)).with_detail(format!(
-                    "unexpected key `{key}`; the object has exactly the keys {expected}"
+                    "unexpected key `{key}`; the object has exactly the keys {}",
+                    expected()
                 )));
             }
         }
         for e in keys {
             if self.lookup(obj, e).is_none() {
                 return Err(z205(rule, &child_ptr(ptr, e)).with_detail(format!(
-                    "missing key `{e}`; the object has exactly the keys {expected}"
+                    "missing key `{e}`; the object has exactly the keys {}",
+                    expected()
                 )));
             }
         }

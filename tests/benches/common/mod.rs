@@ -1,0 +1,191 @@
+//! Shared by the `codec` and `allocs` benches: the benchmark module's
+//! generated types, the committed document corpus and its generator, the
+//! baseline decoders (reference architecture, serde derive, jsonschema).
+//! See docs/PERFORMANCE.md.
+
+pub mod baseline;
+pub mod corpus;
+
+use spx_runtime::engine::{self, Schema};
+use std::hint::black_box;
+use std::path::PathBuf;
+
+/// The generated types of tests/fixtures/bench/bench.spx.
+#[allow(clippy::large_enum_variant)]
+pub mod planner {
+    spx_runtime::spx_interaction! {
+        source: "fixtures/bench/bench.spx",
+        root: "bench.verdict",
+        digest: "sha256:45a6f36811bad12d78e88ccb369586b1a43b13badf38447f7d5a72bed6884553",
+        root: "bench.proposal",
+        digest: "sha256:a032548b1b98356ce0869e67110356b4aff7695a3104a80d86bd79c3fdef0c4d",
+    }
+}
+
+/// `tests/fixtures/bench/`.
+pub fn fixture_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/bench")
+}
+
+/// The engine's schema of one root of bench.spx, derived from the source.
+pub fn schema(root: &str) -> Schema {
+    engine::binding::compile_file(
+        &fixture_dir().join("bench.spx"),
+        "fixtures/bench/bench.spx",
+        root,
+    )
+    .unwrap_or_else(|d| panic!("bench.spx does not derive {root}: {d}"))
+}
+
+/// Which root a document is a value of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Root {
+    /// `bench.verdict` ([`planner::Verdict`]).
+    Verdict,
+    /// `bench.proposal` ([`planner::Proposal`]).
+    Proposal,
+}
+
+impl Root {
+    /// The root's stable id.
+    pub fn id(self) -> &'static str {
+        match self {
+            Root::Verdict => "bench.verdict",
+            Root::Proposal => "bench.proposal",
+        }
+    }
+}
+
+/// One document of the corpus with everything a decoder needs, prepared
+/// outside any timed loop.
+pub struct Doc {
+    /// `small`, `medium` or `large`.
+    pub name: &'static str,
+    /// The root it is a value of.
+    pub root: Root,
+    /// The committed bytes (canonical, LF included).
+    pub bytes: Vec<u8>,
+    /// The engine's schema of the root.
+    pub schema: Schema,
+    /// The draft 2020-12 projection, compiled once.
+    pub validator: jsonschema::Validator,
+    /// The document parsed by serde_json (for the validate-only baseline).
+    pub parsed: serde_json::Value,
+    /// The engine's value of the document (for the engine encoder).
+    pub value: engine::Value,
+}
+
+/// The decoders compared, in table order. Each returns whether the
+/// document was admitted (the decoded value is dropped inside the call).
+pub const DECODERS: [&str; 7] = [
+    "generated",
+    "engine",
+    "engine-spec-path",
+    "reference",
+    "serde-derive",
+    "jsonschema",
+    "jsonschema-validate-only",
+];
+
+/// The encoders compared.
+pub const ENCODERS: [&str; 2] = ["generated", "engine"];
+
+/// A decoder or encoder ready to run: bytes in, "accepted" (or output
+/// length) out.
+pub type Run<'a> = Box<dyn Fn(&[u8]) -> usize + 'a>;
+
+impl Doc {
+    /// Loads the committed corpus (checked against its generator).
+    pub fn corpus() -> Vec<Doc> {
+        corpus::load()
+            .into_iter()
+            .map(|(name, root, bytes)| Doc::new(name, root, bytes))
+            .collect()
+    }
+
+    fn new(name: &'static str, root: Root, bytes: Vec<u8>) -> Doc {
+        let schema = schema(root.id());
+        let projection: serde_json::Value =
+            serde_json::from_str(&engine::project::draft2020(&schema))
+                .expect("the projection is JSON");
+        let validator =
+            jsonschema::draft202012::new(&projection).expect("the projection is a valid schema");
+        let parsed: serde_json::Value =
+            serde_json::from_slice(&bytes).expect("the document is JSON");
+        let value = engine::decode::decode(&schema, &bytes)
+            .unwrap_or_else(|d| panic!("the engine refuses {name}: {d}"))
+            .value;
+        let doc = Doc {
+            name,
+            root,
+            bytes,
+            schema,
+            validator,
+            parsed,
+            value,
+        };
+        for d in DECODERS {
+            assert_eq!(doc.decoder(d)(&doc.bytes), 1, "{d} refuses {name}");
+        }
+        for e in ENCODERS {
+            assert_eq!(doc.encoder(e)(&doc.bytes), doc.bytes.len(), "{e} on {name}");
+        }
+        doc
+    }
+
+    /// The decoder called `name` (one of [`DECODERS`]), for this root.
+    pub fn decoder(&self, name: &str) -> Run<'_> {
+        use planner::{Proposal, Verdict};
+        let schema = &self.schema;
+        let validator = &self.validator;
+        match (name, self.root) {
+            ("generated", Root::Verdict) => Box::new(|b| usize::from(black_box(Verdict::decode(b)).is_ok())),
+            ("generated", Root::Proposal) => {
+                Box::new(|b| usize::from(black_box(Proposal::decode(b)).is_ok()))
+            }
+            ("engine", _) => Box::new(move |b| usize::from(black_box(engine::decode::decode(schema, b)).is_ok())),
+            ("engine-spec-path", _) => Box::new(move |b| {
+                usize::from(black_box(engine::decode::decode_spec_path(schema, b)).is_ok())
+            }),
+            ("reference", _) => {
+                Box::new(move |b| usize::from(black_box(baseline::reference_decode(schema, b)).is_ok()))
+            }
+            ("serde-derive", Root::Verdict) => {
+                Box::new(|b| usize::from(black_box(baseline::serde_verdict(b)).is_ok()))
+            }
+            ("serde-derive", Root::Proposal) => {
+                Box::new(|b| usize::from(black_box(baseline::serde_proposal(b)).is_ok()))
+            }
+            ("jsonschema", _) => Box::new(move |b| {
+                let doc: Result<serde_json::Value, _> = serde_json::from_slice(b);
+                usize::from(doc.is_ok_and(|d| validator.is_valid(&d["value"])))
+            }),
+            ("jsonschema-validate-only", _) => {
+                let value = &self.parsed["value"];
+                Box::new(move |_| usize::from(validator.is_valid(value)))
+            }
+            _ => panic!("no decoder {name}"),
+        }
+    }
+
+    /// The encoder called `name` (one of [`ENCODERS`]): it encodes this
+    /// document's value (decoded once, outside the call) and returns the
+    /// length of the output.
+    pub fn encoder(&self, name: &str) -> Run<'_> {
+        use planner::{Proposal, Verdict};
+        match (name, self.root) {
+            ("generated", Root::Verdict) => {
+                let v = Verdict::decode(&self.bytes).expect("decodes");
+                Box::new(move |_| v.encode().map_or(0, |s| s.len()))
+            }
+            ("generated", Root::Proposal) => {
+                let v = Proposal::decode(&self.bytes).expect("decodes");
+                Box::new(move |_| v.encode().map_or(0, |s| s.len()))
+            }
+            ("engine", _) => Box::new(|_| {
+                engine::encode::encode(&self.schema, &self.value).map_or(0, |s| s.len())
+            }),
+            _ => panic!("no encoder {name}"),
+        }
+    }
+}
