@@ -5,15 +5,19 @@
 
 use clap::{Parser, Subcommand, ValueEnum};
 use spx_schema::binding::{self, SOURCE_UNREADABLE};
-use spx_schema::source::{Builtin, DeclKind, Module, TypeExpr};
 use spx_schema::project::Dialect;
+use spx_schema::source::{Builtin, DeclKind, Module, TypeExpr};
 use spx_schema::{Diagnostic, Schema};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "spx", version, about = "Agent Interaction Schema v1: derive, verify, decode and project semaprax .spx types")]
+#[command(
+    name = "spx",
+    version,
+    about = "Agent Interaction Schema v1: derive, verify, decode and project semaprax .spx types"
+)]
 struct Cli {
     /// How diagnostics are printed on stderr.
     #[arg(long, value_enum, default_value_t = Format::Human, global = true)]
@@ -33,9 +37,15 @@ enum Format {
 #[derive(Subcommand)]
 enum Command {
     /// Print the canonical schema document of a root type.
-    Schema { source: PathBuf, root_type_id: String },
+    Schema {
+        source: PathBuf,
+        root_type_id: String,
+    },
     /// Print the root_type_revision and the schema digest of a root type.
-    Digest { source: PathBuf, root_type_id: String },
+    Digest {
+        source: PathBuf,
+        root_type_id: String,
+    },
     /// Check that a schema document is the exact replay of its source (SPX-Z204).
     Verify {
         source: PathBuf,
@@ -51,7 +61,10 @@ enum Command {
         document: Option<PathBuf>,
     },
     /// Print one valid value document.
-    Example { source: PathBuf, root_type_id: String },
+    Example {
+        source: PathBuf,
+        root_type_id: String,
+    },
     /// Print the provider projection of a root type (JSON Schema).
     ProviderSchema {
         /// draft2020 (default), openai, anthropic or gemini.
@@ -98,8 +111,15 @@ impl From<Diagnostic> for Failure {
 impl From<Vec<Diagnostic>> for Failure {
     fn from(diagnostics: Vec<Diagnostic>) -> Self {
         // An unreadable input is an environment problem, not a refusal.
-        let status = if diagnostics.iter().any(|d| d.code == SOURCE_UNREADABLE) { 2 } else { 1 };
-        Failure { diagnostics, status }
+        let status = if diagnostics.iter().any(|d| d.code == SOURCE_UNREADABLE) {
+            2
+        } else {
+            1
+        };
+        Failure {
+            diagnostics,
+            status,
+        }
     }
 }
 
@@ -119,7 +139,11 @@ fn main() -> ExitCode {
     match result {
         Ok(out) => {
             let mut stdout = std::io::stdout().lock();
-            if stdout.write_all(&out).and_then(|()| stdout.flush()).is_err() {
+            if stdout
+                .write_all(&out)
+                .and_then(|()| stdout.flush())
+                .is_err()
+            {
                 return ExitCode::from(2);
             }
             ExitCode::SUCCESS
@@ -176,12 +200,24 @@ fn read_file(p: &Path) -> Result<Vec<u8>, Failure> {
 
 fn run(cmd: &Command) -> CmdResult {
     match cmd {
-        Command::Schema { source, root_type_id } => {
-            Ok(compile(source, root_type_id)?.document().as_bytes().to_vec())
-        }
-        Command::Digest { source, root_type_id } => {
+        Command::Schema {
+            source,
+            root_type_id,
+        } => Ok(compile(source, root_type_id)?
+            .document()
+            .as_bytes()
+            .to_vec()),
+        Command::Digest {
+            source,
+            root_type_id,
+        } => {
             let s = compile(source, root_type_id)?;
-            Ok(format!("root_type_revision {}\nschema_digest {}\n", s.revision(), s.digest()).into_bytes())
+            Ok(format!(
+                "root_type_revision {}\nschema_digest {}\n",
+                s.revision(),
+                s.digest()
+            )
+            .into_bytes())
         }
         Command::Verify {
             source,
@@ -208,7 +244,10 @@ fn run(cmd: &Command) -> CmdResult {
             let decoded = spx_schema::decode::decode(&s, &bytes)?;
             Ok(decoded.canonical.into_bytes())
         }
-        Command::Example { source, root_type_id } => {
+        Command::Example {
+            source,
+            root_type_id,
+        } => {
             let s = compile(source, root_type_id)?;
             let value = spx_schema::encode::example(&s);
             Ok(spx_schema::encode::encode(&s, &value)?.into_bytes())
@@ -239,7 +278,9 @@ fn run(cmd: &Command) -> CmdResult {
         } => {
             let s = compile(source, root_type_id)?;
             let bytes = read_input(file.as_deref())?;
-            Ok(spx_schema::admit::admit(&s, *dialect, &bytes)?.canonical.into_bytes())
+            Ok(spx_schema::admit::admit(&s, *dialect, &bytes)?
+                .canonical
+                .into_bytes())
         }
         Command::Pin { check, package } => {
             let report = spx_build::pin::run(package, *check)
@@ -281,7 +322,10 @@ fn type_text(t: &TypeExpr) -> String {
         .to_owned(),
         TypeExpr::Named { name, args, .. } if args.is_empty() => name.clone(),
         TypeExpr::Named { name, args, .. } => {
-            format!("{name}<{}>", args.iter().map(type_text).collect::<Vec<_>>().join(", "))
+            format!(
+                "{name}<{}>",
+                args.iter().map(type_text).collect::<Vec<_>>().join(", ")
+            )
         }
         TypeExpr::Array { elem, len } => format!("[{}; {len}]", type_text(elem)),
         TypeExpr::Slice(e) => format!("Slice<{}>", type_text(e)),
@@ -333,7 +377,11 @@ fn check_listing(m: &Module) -> String {
         }
         if d.kind == DeclKind::Variant {
             for c in &d.cases {
-                out.push_str(&format!("  case {} {}\n", c.name, id_text(&c.stable_id, c.persistent)));
+                out.push_str(&format!(
+                    "  case {} {}\n",
+                    c.name,
+                    id_text(&c.stable_id, c.persistent)
+                ));
                 for f in &c.fields {
                     field_line(&mut out, "    ", f);
                 }

@@ -6,7 +6,9 @@ use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
 fn fixture(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
 }
 
 fn spx(args: &[&str]) -> Output {
@@ -17,7 +19,11 @@ fn spx_with_stdin(args: &[&str], stdin: Option<&[u8]>) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_spx"));
     cmd.args(args)
         .current_dir(fixture(""))
-        .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let mut child = cmd.spawn().expect("spawn spx");
@@ -29,7 +35,11 @@ fn spx_with_stdin(args: &[&str], stdin: Option<&[u8]>) -> Output {
 }
 
 fn first_stderr_line(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).lines().next().unwrap_or("").to_owned()
+    String::from_utf8_lossy(&o.stderr)
+        .lines()
+        .next()
+        .unwrap_or("")
+        .to_owned()
 }
 
 fn sha(domain: &[u8], body: &[u8]) -> String {
@@ -37,14 +47,20 @@ fn sha(domain: &[u8], body: &[u8]) -> String {
     h.update(domain);
     h.update(body);
     let d = h.finalize();
-    format!("sha256:{}", d.iter().map(|b| format!("{b:02x}")).collect::<String>())
+    format!(
+        "sha256:{}",
+        d.iter().map(|b| format!("{b:02x}")).collect::<String>()
+    )
 }
 
 /// The schema document of `t.point`, written out by hand from FORMAT.md §5.
 fn expected_point_document() -> (String, String, String) {
     let types = r#"[{"stable_id":"t.point","kind":"record","fields":[{"stable_id":"t.point.x","type":{"kind":"scalar","representation":"i64","minimum":"-9223372036854775808","maximum":"9223372036854775807"}},{"stable_id":"t.point.ok","type":{"kind":"scalar","representation":"bool"}}]}]"#;
     let body = format!(r#"{{"root_type_id":"t.point","types":{types}}}"#);
-    let revision = sha(b"semaprax.agent-interaction-schema.type-revision.v1\0", body.as_bytes());
+    let revision = sha(
+        b"semaprax.agent-interaction-schema.type-revision.v1\0",
+        body.as_bytes(),
+    );
     let doc = format!(
         concat!(
             r#"{{"schema":"semaprax.agent-interaction-schema.v1","root_type_id":"t.point","root_type_revision":"{}","types":{},"#,
@@ -54,14 +70,22 @@ fn expected_point_document() -> (String, String, String) {
         ),
         revision, types
     );
-    let digest = sha(b"semaprax.agent-interaction-schema.digest.v1\0", doc.as_bytes());
+    let digest = sha(
+        b"semaprax.agent-interaction-schema.digest.v1\0",
+        doc.as_bytes(),
+    );
     (doc, revision, digest)
 }
 
 #[test]
 fn schema_prints_the_canonical_document() {
     let o = spx(&["schema", "point.spx", "t.point"]);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let (doc, _, _) = expected_point_document();
     assert_eq!(String::from_utf8(o.stdout).unwrap(), doc);
 }
@@ -90,7 +114,12 @@ fn verify_accepts_the_replay_and_refuses_anything_else() {
     std::fs::write(&no_lf, doc.trim_end()).unwrap();
 
     let o = spx(&["verify", "point.spx", "t.point", good.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     for f in [&bad, &no_lf] {
         let o = spx(&["verify", "point.spx", "t.point", f.to_str().unwrap()]);
         assert_eq!(o.status.code(), Some(1));
@@ -132,14 +161,18 @@ fn json_format_prints_one_object_per_line() {
     assert_eq!(v["code"], "SPX-Z202");
     assert_eq!(v["rule"], "type.field.unsupported");
     assert_eq!(v["severity"], "error");
-    assert_eq!(v["message"], "AgentInteractionSchema invariant failed: type.field.unsupported");
+    assert_eq!(
+        v["message"],
+        "AgentInteractionSchema invariant failed: type.field.unsupported"
+    );
 }
 
 #[test]
 fn unreadable_files_and_usage_errors_exit_2() {
     let o = spx(&["schema", "does-not-exist.spx", "t.point"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(first_stderr_line(&o).starts_with("error[SPX-F001]: cannot read source `does-not-exist.spx`"));
+    assert!(first_stderr_line(&o)
+        .starts_with("error[SPX-F001]: cannot read source `does-not-exist.spx`"));
     let o = spx(&["schema", "point.spx"]);
     assert_eq!(o.status.code(), Some(2));
     let o = spx(&["frobnicate"]);
@@ -149,21 +182,42 @@ fn unreadable_files_and_usage_errors_exit_2() {
 #[test]
 fn check_lists_types_fields_and_warnings() {
     let o = spx(&["check", "point.spx"]);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let out = String::from_utf8(o.stdout).unwrap();
     assert!(out.starts_with("module t.geo\nrecord Point @id(\"t.point\")\n  field x: i64 @id(\"t.point.x\")\n  field ok: bool @id(\"t.point.ok\")\n"), "{out}");
-    assert!(out.contains("record Loose \"auto:record:t.geo.Loose\" (automatic)\n"), "{out}");
-    assert!(out.contains("  field n: i64 \"auto:field:auto:record:t.geo.Loose.n\" (automatic)\n"), "{out}");
+    assert!(
+        out.contains("record Loose \"auto:record:t.geo.Loose\" (automatic)\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  field n: i64 \"auto:field:auto:record:t.geo.Loose.n\" (automatic)\n"),
+        "{out}"
+    );
     assert!(out.contains("warning["), "{out}");
 }
 
 #[test]
 fn decode_round_trips_the_example_and_refuses_with_the_contract() {
     let o = spx(&["example", "point.spx", "t.point"]);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let example = o.stdout;
     let o = spx_with_stdin(&["decode", "point.spx", "t.point"], Some(&example));
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     assert_eq!(o.stdout, example);
 
     let mut pretty = example.clone();
@@ -188,38 +242,78 @@ fn decode_round_trips_the_example_and_refuses_with_the_contract() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("/value/fields/t.point.x"));
     let ok = doc.replace("9223372036854775808", "9223372036854775807");
     let o = spx_with_stdin(&["decode", "point.spx", "t.point"], Some(ok.as_bytes()));
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     assert_eq!(o.stdout, ok.as_bytes());
 }
 
 #[test]
 fn provider_schema_prints_each_dialect() {
     let o = spx(&["provider-schema", "point.spx", "t.point"]);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let out = String::from_utf8(o.stdout).unwrap();
     assert!(out.starts_with(
         "{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"$id\":\"urn:semaprax.agent-interaction-schema.v1:t.point\",\"$defs\":{\"t.point\":"
     ), "{out}");
     assert!(out.ends_with(",\"$ref\":\"#/$defs/t.point\"}\n"), "{out}");
     for dialect in ["openai", "anthropic", "gemini"] {
-        let o = spx(&["provider-schema", "--dialect", dialect, "point.spx", "t.point"]);
-        assert_eq!(o.status.code(), Some(0), "{dialect}: {}", String::from_utf8_lossy(&o.stderr));
+        let o = spx(&[
+            "provider-schema",
+            "--dialect",
+            dialect,
+            "point.spx",
+            "t.point",
+        ]);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{dialect}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
         let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
         assert_eq!(v["type"], "object", "{dialect}");
         assert!(v.get("oneOf").is_none());
-        let o = spx(&["provider-schema", "--dialect", dialect, "--losses", "point.spx", "t.point"]);
+        let o = spx(&[
+            "provider-schema",
+            "--dialect",
+            dialect,
+            "--losses",
+            "point.spx",
+            "t.point",
+        ]);
         assert_eq!(o.status.code(), Some(0));
         let _: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     }
-    let o = spx(&["provider-schema", "--dialect", "cobol", "point.spx", "t.point"]);
+    let o = spx(&[
+        "provider-schema",
+        "--dialect",
+        "cobol",
+        "point.spx",
+        "t.point",
+    ]);
     assert_eq!(o.status.code(), Some(2));
 }
 
 #[test]
 fn admit_canonicalizes_provider_output_and_refuses_with_pointer() {
-    let raw = b"{\n  \"fields\": {\n    \"t.point.ok\": true,\n    \"t.point.x\": \"\\u0037\"\n  }\n}\n";
+    let raw =
+        b"{\n  \"fields\": {\n    \"t.point.ok\": true,\n    \"t.point.x\": \"\\u0037\"\n  }\n}\n";
     let o = spx_with_stdin(&["admit", "point.spx", "t.point"], Some(raw));
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let (_, _, digest) = expected_point_document();
     assert_eq!(
         String::from_utf8(o.stdout.clone()).unwrap(),
@@ -233,14 +327,24 @@ fn admit_canonicalizes_provider_output_and_refuses_with_pointer() {
     let dup = b"{\"fields\":{\"t.point.x\":\"1\",\"t.point.ok\":true,\"t.point.x\":\"2\"}}";
     let o = spx_with_stdin(&["admit", "point.spx", "t.point"], Some(dup));
     assert_eq!(o.status.code(), Some(1));
-    assert!(first_stderr_line(&o).starts_with("error[SPX-Z205]: "), "{}", first_stderr_line(&o));
-    let o = spx_with_stdin(&["--format", "json", "admit", "point.spx", "t.point"], Some(dup));
+    assert!(
+        first_stderr_line(&o).starts_with("error[SPX-Z205]: "),
+        "{}",
+        first_stderr_line(&o)
+    );
+    let o = spx_with_stdin(
+        &["--format", "json", "admit", "point.spx", "t.point"],
+        Some(dup),
+    );
     let v: serde_json::Value = serde_json::from_str(&first_stderr_line(&o)).unwrap();
     assert_eq!(v["rule"], "duplicate_key");
     assert_eq!(v["pointer"], "/fields/t.point.x");
 
     let wide = b"{\"fields\":{\"t.point.x\":\"99999999999999999999\",\"t.point.ok\":true}}";
-    let o = spx_with_stdin(&["--format", "json", "admit", "point.spx", "t.point"], Some(wide));
+    let o = spx_with_stdin(
+        &["--format", "json", "admit", "point.spx", "t.point"],
+        Some(wide),
+    );
     assert_eq!(o.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_str(&first_stderr_line(&o)).unwrap();
     assert_eq!(v["code"], "SPX-Z206");
@@ -268,14 +372,27 @@ fn pin_creates_then_check_fails_on_drift_without_writing() {
     assert!(!dir.join("spx.lock").exists());
 
     let o = spx(&["pin", "--package", pkg]);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let (_, _, digest) = expected_point_document();
-    assert_eq!(String::from_utf8(o.stdout).unwrap(), format!("point.spx t.point {digest} created\n"));
+    assert_eq!(
+        String::from_utf8(o.stdout).unwrap(),
+        format!("point.spx t.point {digest} created\n")
+    );
     let lock = std::fs::read(dir.join("spx.lock")).unwrap();
     assert!(String::from_utf8_lossy(&lock).contains(&digest));
 
     let o = spx(&["pin", "--check", "--package", pkg]);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
 
     std::fs::write(dir.join("point.spx"), source.replace("x: i64,", "x: i32,")).unwrap();
     let o = spx(&["pin", "--check", "--package", pkg]);
@@ -283,6 +400,10 @@ fn pin_creates_then_check_fails_on_drift_without_writing() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.starts_with("error[SPX-L003]"), "{err}");
     assert!(err.contains("t.point.x"), "{err}");
-    assert_eq!(std::fs::read(dir.join("spx.lock")).unwrap(), lock, "--check writes nothing");
+    assert_eq!(
+        std::fs::read(dir.join("spx.lock")).unwrap(),
+        lock,
+        "--check writes nothing"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

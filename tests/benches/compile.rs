@@ -136,12 +136,14 @@ fn compile(c: &mut Criterion) {
         !out.contains("compile_error"),
         "the expansion reports an error: {out}"
     );
-    assert_eq!(out.matches("impl :: spx_runtime :: __private :: Generated for").count(), TYPES);
+    assert_eq!(
+        out.matches("impl :: spx_runtime :: __private :: Generated for")
+            .count(),
+        TYPES
+    );
 
     let mut group = c.benchmark_group("compile");
-    group.bench_function("derive-64-types", |b| {
-        b.iter(|| derive(black_box(&text)))
-    });
+    group.bench_function("derive-64-types", |b| b.iter(|| derive(black_box(&text))));
     group.bench_function("expand-64-types", |b| {
         b.iter(|| expand_tokens(black_box(&tokens), &dir))
     });

@@ -500,7 +500,10 @@ fn type_items(ctx: &Ctx<'_>, schema: &Schema, t: &TypeNode) -> Result<TokenStrea
                 });
                 let w = write_fields(ctx, schema, &format!("{{\"case\":{open}"), &c.fields);
                 writes.push(quote!(#pat => { #w }));
-                let from = c.fields.iter().map(|f| ctx.read_engine_value_expr(schema, f));
+                let from = c
+                    .fields
+                    .iter()
+                    .map(|f| ctx.read_engine_value_expr(schema, f));
                 let cstr = &c.stable_id;
                 froms.push(quote! {
                     #cstr => {

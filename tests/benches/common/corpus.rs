@@ -222,11 +222,60 @@ impl Rng {
 }
 
 const WORDS: &[&str] = &[
-    "the", "report", "fetch", "quarterly", "numbers", "from", "upstream", "cache", "and", "verify",
-    "checksum", "before", "writing", "output", "to", "disk", "because", "budget", "allows", "one",
-    "retry", "if", "the", "mirror", "times", "out", "user", "asked", "for", "a", "summary", "of",
-    "Q3", "revenue", "by", "region", "café", "naïve", "déjà", "vu", "→", "—", "日本語", "€42",
-    "step", "is", "safe", "idempotent", "read-only", "window", "closes", "at", "noon", "UTC",
+    "the",
+    "report",
+    "fetch",
+    "quarterly",
+    "numbers",
+    "from",
+    "upstream",
+    "cache",
+    "and",
+    "verify",
+    "checksum",
+    "before",
+    "writing",
+    "output",
+    "to",
+    "disk",
+    "because",
+    "budget",
+    "allows",
+    "one",
+    "retry",
+    "if",
+    "the",
+    "mirror",
+    "times",
+    "out",
+    "user",
+    "asked",
+    "for",
+    "a",
+    "summary",
+    "of",
+    "Q3",
+    "revenue",
+    "by",
+    "region",
+    "café",
+    "naïve",
+    "déjà",
+    "vu",
+    "→",
+    "—",
+    "日本語",
+    "€42",
+    "step",
+    "is",
+    "safe",
+    "idempotent",
+    "read-only",
+    "window",
+    "closes",
+    "at",
+    "noon",
+    "UTC",
 ];
 
 const SEPARATORS: &[&str] = &[
@@ -251,7 +300,10 @@ fn text(rng: &mut Rng, max: usize) -> String {
 
 /// ASCII prose with no character that needs an escape: exactly `len` bytes.
 fn plain_text(rng: &mut Rng, len: usize) -> String {
-    assert!(len <= 4096, "a summary of {len} bytes is over the string bound");
+    assert!(
+        len <= 4096,
+        "a summary of {len} bytes is over the string bound"
+    );
     let mut out = String::with_capacity(len);
     while out.len() < len {
         let word = WORDS[rng.below(WORDS.len())];

@@ -139,17 +139,21 @@ impl Doc {
         let schema = &self.schema;
         let validator = &self.validator;
         match (name, self.root) {
-            ("generated", Root::Verdict) => Box::new(|b| usize::from(black_box(Verdict::decode(b)).is_ok())),
+            ("generated", Root::Verdict) => {
+                Box::new(|b| usize::from(black_box(Verdict::decode(b)).is_ok()))
+            }
             ("generated", Root::Proposal) => {
                 Box::new(|b| usize::from(black_box(Proposal::decode(b)).is_ok()))
             }
-            ("engine", _) => Box::new(move |b| usize::from(black_box(engine::decode::decode(schema, b)).is_ok())),
+            ("engine", _) => {
+                Box::new(move |b| usize::from(black_box(engine::decode::decode(schema, b)).is_ok()))
+            }
             ("engine-spec-path", _) => Box::new(move |b| {
                 usize::from(black_box(engine::decode::decode_spec_path(schema, b)).is_ok())
             }),
-            ("reference", _) => {
-                Box::new(move |b| usize::from(black_box(baseline::reference_decode(schema, b)).is_ok()))
-            }
+            ("reference", _) => Box::new(move |b| {
+                usize::from(black_box(baseline::reference_decode(schema, b)).is_ok())
+            }),
             ("serde-derive", Root::Verdict) => {
                 Box::new(|b| usize::from(black_box(baseline::serde_verdict(b)).is_ok()))
             }
