@@ -140,6 +140,11 @@ fn a_derivation_refusal_names_code_and_rule_on_the_first_line() {
         first_stderr_line(&o),
         "error[SPX-Z202]: AgentInteractionSchema invariant failed: type.field.unsupported"
     );
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr).lines().nth(1),
+        Some("  --> point.spx:19:5"),
+        "the refusal names the offending field"
+    );
     let o = spx(&["schema", "point.spx", "auto:record:t.geo.Loose"]);
     assert_eq!(
         first_stderr_line(&o),
