@@ -32,7 +32,8 @@ fn agree<T: Interaction + std::fmt::Debug>(doc: &[u8]) -> Result<bool, TestCaseE
     match (&generated, &dynamic) {
         (Ok(v), Ok(d)) => {
             prop_assert_eq!(&v.to_value(), &d.value, "{}", show());
-            prop_assert_eq!(v.encode().as_ref(), Ok(&d.canonical));
+            let encoded = v.encode();
+            prop_assert_eq!(encoded.as_ref(), Ok(&d.canonical));
             Ok(true)
         }
         (Err(a), Err(b)) => {
@@ -83,7 +84,7 @@ proptest! {
         prop_assert!(agree::<Root>(doc.as_bytes())?);
         let typed = Root::decode(doc.as_bytes()).unwrap();
         prop_assert_eq!(typed.to_value(), value);
-        let mut r = Rng(seed | 1);
+        let mut r = XorShift(seed | 1);
         for _ in 0..16 {
             let m = any_mutation(doc.as_bytes(), &mut r);
             agree::<Root>(&m)?;
@@ -97,7 +98,7 @@ proptest! {
         let Ok(doc) = encode(schema, &value) else { return Ok(()) };
         prop_assert!(agree::<Event>(doc.as_bytes())?);
         prop_assert!(!agree::<Root>(doc.as_bytes())?);
-        let mut r = Rng(seed | 1);
+        let mut r = XorShift(seed | 1);
         for _ in 0..16 {
             let m = any_mutation(doc.as_bytes(), &mut r);
             agree::<Event>(&m)?;

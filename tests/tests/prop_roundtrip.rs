@@ -37,13 +37,14 @@ proptest! {
         })?;
         prop_assert_eq!(&d.value, &value);
         prop_assert_eq!(&d.canonical, &doc);
-        prop_assert_eq!(decode_spec_path(&schema, doc.as_bytes()).as_ref(), Ok(&d));
-        prop_assert_eq!(decode_fast_path(&schema, doc.as_bytes()).as_ref(), Some(&d));
+        prop_assert_eq!(decode_spec_path(&schema, doc.as_bytes()), Ok(d.clone()));
+        prop_assert_eq!(decode_fast_path(&schema, doc.as_bytes()), Some(d.clone()));
 
         // The <VALUE> part is exactly what encode_value_into writes.
         let mut part = String::new();
         encode_value_into(&mut part, &schema, &value).unwrap();
-        prop_assert!(doc.ends_with(&format!(",\"value\":{part}}}\n")));
+        let tail = format!(",\"value\":{}}}\n", part);
+        prop_assert!(doc.ends_with(&tail));
 
         // The document reads back to the same schema, which admits the
         // same bytes with the same value.
@@ -59,13 +60,14 @@ proptest! {
         seed in any::<u64>(),
     ) {
         let Ok(doc) = encode(&schema, &value) else { return Ok(()) };
-        let mut r = Rng(seed | 1);
+        let mut r = XorShift(seed | 1);
         for _ in 0..24 {
             let m = any_mutation(doc.as_bytes(), &mut r);
             match decode(&schema, &m) {
                 Ok(d) => {
                     prop_assert_eq!(d.canonical.as_bytes(), &m[..]);
-                    prop_assert_eq!(encode(&schema, &d.value).unwrap().as_bytes(), &m[..]);
+                    let again = encode(&schema, &d.value).unwrap();
+                    prop_assert_eq!(again.as_bytes(), &m[..]);
                 }
                 Err(e) => {
                     prop_assert!(e.code == Code::Z205 || e.code == Code::Z206, "{:?}", e);
@@ -82,7 +84,7 @@ proptest! {
         seed in any::<u64>(),
     ) {
         let Ok(doc) = encode(&schema, &value) else { return Ok(()) };
-        let mut r = Rng(seed | 1);
+        let mut r = XorShift(seed | 1);
         for _ in 0..12 {
             let Some((m, kind)) = structural_mutation(&doc, &mut r) else { continue };
             prop_assert_ne!(&m, &doc);
@@ -101,7 +103,7 @@ proptest! {
 #[test]
 fn structural_mutations_keep_the_json_value() {
     let doc = "{\"a\":{\"fields\":{\"x\":\"1\",\"y/~\":[1,2]}},\"b\":true}\n";
-    let mut r = Rng(7);
+    let mut r = XorShift(7);
     let mut kinds = std::collections::BTreeSet::new();
     for _ in 0..200 {
         if let Some((m, kind)) = structural_mutation(doc, &mut r) {

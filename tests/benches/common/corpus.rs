@@ -108,7 +108,7 @@ impl Sizes {
 /// summary is padded to fill it.
 fn proposal(s: &Sizes, size: Option<usize>) -> Proposal {
     let mut rng = Rng(0x5eed_0000_0000_0001 ^ s.rationale as u64);
-    let mut step = |rng: &mut Rng, action: Action, priority: Priority, confidence: u8| Step {
+    let step = |rng: &mut Rng, action: Action, priority: Priority, confidence: u8| Step {
         action,
         priority,
         title: text(rng, s.title),

@@ -34,7 +34,7 @@ pub fn schema(root: &str) -> Schema {
         "fixtures/bench/bench.spx",
         root,
     )
-    .unwrap_or_else(|d| panic!("bench.spx does not derive {root}: {d}"))
+    .unwrap_or_else(|d| panic!("bench.spx does not derive {root}: {d:?}"))
 }
 
 /// Which root a document is a value of.

@@ -79,10 +79,10 @@ fn node_spec() -> impl Strategy<Value = (String, NodeSpec)> {
 /// types reachable from the root, in post-order, each referenced type
 /// once (shared nodes stay shared), with globally unique stable ids.
 fn build(specs: Vec<(String, NodeSpec)>) -> TypeGraph {
-    let mut counter = 0usize;
-    let mut fresh = |piece: &str| {
-        counter += 1;
-        format!("{piece}{counter}")
+    let counter = std::cell::Cell::new(0usize);
+    let fresh = |piece: &str| {
+        counter.set(counter.get() + 1);
+        format!("{piece}{}", counter.get())
     };
     // Resolve raw indexes: node i may only reference nodes < i (a DAG).
     let resolve = |i: usize, f: &FieldSpec| match *f {
@@ -93,7 +93,7 @@ fn build(specs: Vec<(String, NodeSpec)>) -> TypeGraph {
     let mut nodes: Vec<TypeNode> = Vec::with_capacity(specs.len());
     for (i, (piece, spec)) in specs.iter().enumerate() {
         let stable_id = fresh(piece);
-        let mut fields = |fs: &[(String, FieldSpec)]| -> Vec<Field> {
+        let fields = |fs: &[(String, FieldSpec)]| -> Vec<Field> {
             fs.iter()
                 .map(|(p, f)| Field {
                     stable_id: fresh(p),
@@ -337,9 +337,9 @@ pub fn arb_schema_value() -> impl Strategy<Value = (Schema, Value)> {
 }
 
 /// xorshift64*: a deterministic stream from one proptest-chosen seed.
-pub struct Rng(pub u64);
+pub struct XorShift(pub u64);
 
-impl Rng {
+impl XorShift {
     /// The next 64 random bits.
     pub fn next(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
@@ -440,7 +440,7 @@ pub fn scan(doc: &[u8]) -> Spans {
 /// whitespace between tokens, two members of one object swapped, a member
 /// repeated, or one character of a string re-escaped. `None` when the
 /// document offers no place for the chosen kind.
-pub fn structural_mutation(doc: &str, r: &mut Rng) -> Option<(String, &'static str)> {
+pub fn structural_mutation(doc: &str, r: &mut XorShift) -> Option<(String, &'static str)> {
     let b = doc.as_bytes();
     let spans = scan(b);
     match r.below(4) {
@@ -543,7 +543,7 @@ pub fn structural_mutation(doc: &str, r: &mut Rng) -> Option<(String, &'static s
 }
 
 /// Another JSON escape of `c`, different from `old`.
-fn reescape(c: char, old: &str, r: &mut Rng) -> Option<String> {
+fn reescape(c: char, old: &str, r: &mut XorShift) -> Option<String> {
     let mut options = Vec::new();
     let mut units = [0u16; 2];
     let hex: Vec<String> = c
@@ -578,7 +578,7 @@ fn reescape(c: char, old: &str, r: &mut Rng) -> Option<String> {
 
 /// Any mutation: a bit flip, a byte replaced, inserted or deleted, a
 /// truncation, or a structural one.
-pub fn any_mutation(doc: &[u8], r: &mut Rng) -> Vec<u8> {
+pub fn any_mutation(doc: &[u8], r: &mut XorShift) -> Vec<u8> {
     let n = doc.len();
     let mut m = doc.to_vec();
     match r.below(7) {
