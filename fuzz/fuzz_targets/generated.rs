@@ -32,7 +32,10 @@ fn check<T: Interaction + std::fmt::Debug + PartialEq>(data: &[u8]) {
                 (b.code, b.rule, &b.location),
                 "different refusals"
             );
-            assert_eq!(a, b, "same code, rule and pointer but other message or detail");
+            assert_eq!(
+                a, b,
+                "same code, rule and pointer but other message or detail"
+            );
         }
         _ => panic!("generated {generated:?} vs dynamic {dynamic:?}"),
     }

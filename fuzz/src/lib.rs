@@ -91,9 +91,15 @@ pub fn check_value_refusal(e: &Diagnostic) {
 /// to the same canonical document.
 pub fn check_admitted(schema: &Schema, d: &Decoded) {
     let again = encode::encode(schema, &d.value).expect("an admitted value encodes");
-    assert_eq!(again, d.canonical, "an admitted value re-encodes differently");
+    assert_eq!(
+        again, d.canonical,
+        "an admitted value re-encodes differently"
+    );
     let decoded = decode::decode(schema, d.canonical.as_bytes()).expect("canonical decodes");
-    assert_eq!(&decoded, d, "the canonical document decodes to another value");
+    assert_eq!(
+        &decoded, d,
+        "the canonical document decodes to another value"
+    );
     for dialect in Dialect::ALL {
         let text = provider_text(schema, dialect, &d.canonical);
         match admit(schema, dialect, text.as_bytes()) {
@@ -118,7 +124,11 @@ pub fn check_decode(schema: &Schema, data: &[u8]) {
     }
     match &full {
         Ok(d) => {
-            assert_eq!(d.canonical.as_bytes(), data, "admitted bytes are not canonical");
+            assert_eq!(
+                d.canonical.as_bytes(),
+                data,
+                "admitted bytes are not canonical"
+            );
             check_admitted(schema, d);
         }
         Err(e) => check_value_refusal(e),

@@ -17,6 +17,9 @@ use spx_schema::graph::{FieldType, Repr, TypeGraph, TypeKind};
 use spx_schema::project::Dialect;
 use spx_schema::Value;
 
+/// Object members: a key and a writer of its value.
+type Members<'a> = Vec<(String, Box<dyn FnOnce(&mut Pretty<'_>) + 'a>)>;
+
 /// Writes JSON text with random whitespace, key order and escapes.
 struct Pretty<'a> {
     r: &'a mut XorShift,
@@ -70,7 +73,7 @@ impl Pretty<'_> {
     }
 
     /// An object from members written by `write`, in a random order.
-    fn object(&mut self, members: Vec<(String, Box<dyn FnOnce(&mut Self) + '_>)>) {
+    fn object(&mut self, members: Members<'_>) {
         let mut members = members;
         // Fisher-Yates with the test's own stream.
         for i in (1..members.len()).rev() {
@@ -113,7 +116,7 @@ fn write_value(p: &mut Pretty<'_>, graph: &TypeGraph, t: usize, v: &Value) {
             .map(|f| f.ty)
             .collect(),
     };
-    let mut members: Vec<(String, Box<dyn FnOnce(&mut Pretty<'_>) + '_>)> = Vec::new();
+    let mut members: Members<'_> = Vec::new();
     if let Some(case) = case {
         members.push((
             "case".into(),
@@ -123,7 +126,7 @@ fn write_value(p: &mut Pretty<'_>, graph: &TypeGraph, t: usize, v: &Value) {
     members.push((
         "fields".into(),
         Box::new(move |p: &mut Pretty<'_>| {
-            let inner: Vec<(String, Box<dyn FnOnce(&mut Pretty<'_>) + '_>)> = fields
+            let inner: Members<'_> = fields
                 .iter()
                 .zip(decl)
                 .map(|((id, fv), ty)| {
@@ -165,7 +168,12 @@ fn write_field(p: &mut Pretty<'_>, graph: &TypeGraph, ty: FieldType, v: &Value) 
 }
 
 /// A random rendering of `value` as provider output for `dialect`.
-fn render(schema: &spx_schema::Schema, dialect: Dialect, value: &Value, r: &mut XorShift) -> String {
+fn render(
+    schema: &spx_schema::Schema,
+    dialect: Dialect,
+    value: &Value,
+    r: &mut XorShift,
+) -> String {
     let graph = schema.graph();
     let mut p = Pretty {
         r,

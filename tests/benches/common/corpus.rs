@@ -61,7 +61,7 @@ pub fn generate(name: &str) -> Vec<u8> {
         "small" => Verdict {
             trace_id: 9_007_199_254_740_993,
             accepted: true,
-            reason: "within budget; \"fetch\" approved".to_owned(),
+            reason: "approved".to_owned(),
         }
         .to_value(),
         "medium" => proposal(&Sizes::MEDIUM, *size).to_value(),
@@ -87,10 +87,10 @@ struct Sizes {
 
 impl Sizes {
     const MEDIUM: Sizes = Sizes {
-        goal: 120,
-        title: 40,
-        rationale: 150,
-        content: 48,
+        goal: 60,
+        title: 30,
+        rationale: 100,
+        content: 32,
         attachment: 24,
         nonce: 16,
     };

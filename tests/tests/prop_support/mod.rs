@@ -376,16 +376,15 @@ pub fn scan(doc: &[u8]) -> Spans {
     let mut stack: Vec<(bool, usize, Option<usize>)> = Vec::new();
     let mut objects = 0usize;
     let mut inside_string = vec![false; doc.len() + 1];
-    let close_member = |stack: &mut Vec<(bool, usize, Option<usize>)>,
-                        spans: &mut Spans,
-                        end: usize| {
-        if let Some((true, obj, Some(start))) = stack.last().copied() {
-            spans.members.push((start, end, obj));
-            if let Some(top) = stack.last_mut() {
-                top.2 = None;
+    let close_member =
+        |stack: &mut Vec<(bool, usize, Option<usize>)>, spans: &mut Spans, end: usize| {
+            if let Some((true, obj, Some(start))) = stack.last().copied() {
+                spans.members.push((start, end, obj));
+                if let Some(top) = stack.last_mut() {
+                    top.2 = None;
+                }
             }
-        }
-    };
+        };
     let mut i = 0;
     while i < doc.len() {
         match doc[i] {
@@ -521,8 +520,8 @@ pub fn structural_mutation(doc: &str, r: &mut XorShift) -> Option<(String, &'sta
                 c.len_utf8()
             };
             let old = &doc[start..start + old_len];
-            let decoded = if old.starts_with("\\u") {
-                char::from_u32(u32::from_str_radix(&old[2..], 16).ok()?)?
+            let decoded = if let Some(hex) = old.strip_prefix("\\u") {
+                char::from_u32(u32::from_str_radix(hex, 16).ok()?)?
             } else if old.starts_with('\\') {
                 match c {
                     'n' => '\n',
