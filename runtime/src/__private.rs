@@ -28,34 +28,93 @@ pub trait Generated: Sized {
     fn to_engine_value(&self) -> Value;
 }
 
-/// A position in the bytes of a value document.
+/// A position in a value document, with the scratch buffers of the string
+/// and byte-array readers.
+///
+/// The document is validated as UTF-8 once, up front ([`Cursor::new`] takes
+/// a `&str`); the string reader then only cuts it before ASCII bytes or
+/// UTF-8 lead bytes, so every piece it copies is valid by construction and
+/// nothing is validated twice.
 #[derive(Debug)]
 pub struct Cursor<'a> {
-    bytes: &'a [u8],
+    text: &'a str,
     pos: usize,
+    /// Where a string with escapes is assembled (reused; the result is an
+    /// exact-size copy).
+    string_buf: String,
+    /// Where a byte array is assembled (reused; the result is an exact-size
+    /// copy).
+    bytes_buf: Vec<u8>,
+}
+
+/// Eight copies of a byte, for the word-at-a-time tests.
+const fn splat(b: u8) -> u64 {
+    u64::from_le_bytes([b; 8])
+}
+
+const ONES: u64 = splat(0x01);
+const HIGH: u64 = splat(0x80);
+
+/// The length of the run at the start of `s` that a canonical string copies
+/// as is: up to the first `"`, `\`, C0 control, DEL or 0xC2 (the lead byte
+/// of the C1 controls U+0080..U+009F, which must be escaped), or to the end.
+///
+/// Eight bytes at a time: in the little-endian word `v`, the lowest flagged
+/// byte of `special` is exactly the first such byte (a borrow or carry only
+/// ever flags bytes above a truly flagged one). `s` is valid UTF-8, so it
+/// never holds 0xFF and `v + ONES` carries nowhere.
+#[inline]
+fn plain_run(s: &[u8]) -> usize {
+    // The bits of `(x - ONES) & !x` at 0x80 flag the zero bytes of `x`.
+    #[inline(always)]
+    fn zero(x: u64) -> u64 {
+        x.wrapping_sub(ONES) & !x
+    }
+    let mut n = 0;
+    let mut chunks = s.chunks_exact(8);
+    for chunk in &mut chunks {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(chunk);
+        let v = u64::from_le_bytes(w);
+        // Below 0x20 (the subtraction wraps), or 0x7F (the addition reaches
+        // 0x80), in both cases with the byte's own high bit clear.
+        let control = (v.wrapping_sub(splat(0x20)) | v.wrapping_add(ONES)) & !v;
+        let special =
+            (control | zero(v ^ splat(b'"')) | zero(v ^ splat(b'\\')) | zero(v ^ splat(0xc2)))
+                & HIGH;
+        if special != 0 {
+            return n + (special.trailing_zeros() / 8) as usize;
+        }
+        n += 8;
+    }
+    n + chunks
+        .remainder()
+        .iter()
+        .take_while(|&&b| !matches!(b, 0x00..=0x1f | b'"' | b'\\' | 0x7f | 0xc2))
+        .count()
 }
 
 impl<'a> Cursor<'a> {
-    /// A cursor at the start of `bytes`.
+    /// A cursor at the start of `text`.
     #[inline]
-    pub fn new(bytes: &'a [u8]) -> Self {
-        Cursor { bytes, pos: 0 }
+    pub fn new(text: &'a str) -> Self {
+        Cursor {
+            text,
+            pos: 0,
+            string_buf: String::new(),
+            bytes_buf: Vec::new(),
+        }
     }
 
     /// True when every byte has been read.
     #[inline]
     pub fn at_end(&self) -> bool {
-        self.pos == self.bytes.len()
+        self.pos == self.text.len()
     }
 
     #[inline]
     fn rest(&self) -> &'a [u8] {
-        self.bytes.get(self.pos..).unwrap_or(&[])
-    }
-
-    #[inline]
-    fn peek(&self) -> Option<u8> {
-        self.bytes.get(self.pos).copied()
+        self.text.as_bytes().get(self.pos..).unwrap_or(&[])
     }
 
     /// Consumes exactly `lit`, or fails.
@@ -88,37 +147,42 @@ impl<'a> Cursor<'a> {
     }
 
     /// A canonical quoted decimal: `(negative, magnitude)`, with no leading
-    /// zero, no `-0` and a magnitude that fits `u64`.
+    /// zero, no `-0` and a magnitude that fits `u64`. Parsed in place.
     #[inline]
     fn decimal(&mut self) -> Option<(bool, u64)> {
-        self.lit(b"\"")?;
-        let neg = self.eat(b"-");
-        let first = self.peek()?;
-        let mut mag: u64 = match first {
-            b'0' => {
-                self.pos += 1;
-                if neg {
+        let s = self.text.as_bytes();
+        let mut i = self.pos;
+        if s.get(i) != Some(&b'"') {
+            return None;
+        }
+        i += 1;
+        let neg = s.get(i) == Some(&b'-');
+        i += usize::from(neg);
+        let mut mag = u64::from(s.get(i)?.wrapping_sub(b'0'));
+        if mag > 9 {
+            return None;
+        }
+        i += 1;
+        if mag == 0 {
+            // `0` stands alone, and only unsigned (no `-0`).
+            if neg || s.get(i) != Some(&b'"') {
+                return None;
+            }
+            self.pos = i + 1;
+            return Some((false, 0));
+        }
+        loop {
+            let b = *s.get(i)?;
+            i += 1;
+            let d = b.wrapping_sub(b'0');
+            if d > 9 {
+                if b != b'"' {
                     return None;
                 }
-                self.lit(b"\"")?;
-                return Some((false, 0));
+                self.pos = i;
+                return Some((neg, mag));
             }
-            b'1'..=b'9' => u64::from(first - b'0'),
-            _ => return None,
-        };
-        self.pos += 1;
-        loop {
-            match self.peek()? {
-                d @ b'0'..=b'9' => {
-                    mag = mag.checked_mul(10)?.checked_add(u64::from(d - b'0'))?;
-                    self.pos += 1;
-                }
-                b'"' => {
-                    self.pos += 1;
-                    return Some((neg, mag));
-                }
-                _ => return None,
-            }
+            mag = mag.checked_mul(10)?.checked_add(u64::from(d))?;
         }
     }
 
@@ -158,119 +222,163 @@ impl<'a> Cursor<'a> {
     }
 
     /// A canonically quoted string of at most 4096 UTF-8 bytes.
+    ///
+    /// Plain runs are found eight bytes at a time ([`plain_run`]) and
+    /// copied whole; a string without escapes is one copy of its slice of
+    /// the document, one with escapes is assembled in a reused buffer and
+    /// copied out at its exact size. The 4096-byte bound is checked once,
+    /// before the result is allocated (the 65536-byte document bound
+    /// already bounds the scan).
     pub fn string(&mut self) -> Option<String> {
-        self.lit(b"\"")?;
-        let rest = self.rest();
-        // The plain run: no quote, backslash or control character.
-        let mut i = 0;
-        loop {
-            let b = *rest.get(i)?;
-            match b {
-                b'"' => {
-                    if i > limits::MAX_STRING_BYTES {
-                        return None;
-                    }
-                    let s = std::str::from_utf8(&rest[..i]).ok()?;
-                    self.pos += i + 1;
-                    return Some(s.to_owned());
-                }
-                b'\\' => break,
-                0x00..=0x1f | 0x7f => return None,
-                0xc2 if matches!(rest.get(i + 1), Some(0x80..=0x9f)) => return None,
-                _ => i += 1,
-            }
+        let text = self.text;
+        let s = text.as_bytes();
+        if s.get(self.pos) != Some(&b'"') {
+            return None;
         }
-        // Escapes present: copy into a buffer.
-        let mut buf: Vec<u8> = Vec::with_capacity(i + 16);
-        buf.extend_from_slice(&rest[..i]);
+        // `run` is where the current plain run starts, `i` the scan position.
+        let mut run = self.pos + 1;
+        let mut i = run;
+        let mut escaped = false;
         loop {
-            let b = *rest.get(i)?;
-            match b {
+            i += plain_run(s.get(i..)?);
+            match *s.get(i)? {
                 b'"' => {
-                    if buf.len() > limits::MAX_STRING_BYTES {
-                        return None;
-                    }
-                    let s = String::from_utf8(buf).ok()?;
-                    self.pos += i + 1;
-                    return Some(s);
+                    // Cut before an ASCII byte: a char boundary.
+                    let tail = text.get(run..i)?;
+                    self.pos = i + 1;
+                    return if !escaped {
+                        (tail.len() <= limits::MAX_STRING_BYTES).then(|| tail.to_owned())
+                    } else if self.string_buf.len() + tail.len() <= limits::MAX_STRING_BYTES {
+                        self.string_buf.push_str(tail);
+                        Some(self.string_buf.as_str().to_owned())
+                    } else {
+                        None
+                    };
                 }
                 b'\\' => {
-                    let e = *rest.get(i + 1)?;
-                    match e {
-                        b'"' | b'\\' => buf.push(e),
-                        b'n' => buf.push(b'\n'),
-                        b'r' => buf.push(b'\r'),
-                        b't' => buf.push(b'\t'),
+                    if !escaped {
+                        escaped = true;
+                        self.string_buf.clear();
+                    }
+                    self.string_buf.push_str(text.get(run..i)?);
+                    match *s.get(i + 1)? {
+                        b'"' => self.string_buf.push('"'),
+                        b'\\' => self.string_buf.push('\\'),
+                        b'n' => self.string_buf.push('\n'),
+                        b'r' => self.string_buf.push('\r'),
+                        b't' => self.string_buf.push('\t'),
                         b'u' => {
-                            let hex = rest.get(i + 2..i + 6)?;
-                            if &hex[..2] != b"00" {
+                            // `\u00` and two lowercase hex digits, only for
+                            // the controls without a short form.
+                            let [b'0', b'0', h, l] = *s.get(i + 2..i + 6)? else {
+                                return None;
+                            };
+                            let v = lower_hex(h)? << 4 | lower_hex(l)?;
+                            if !matches!(v, 0x00..=0x08 | 0x0b | 0x0c | 0x0e..=0x1f | 0x7f..=0x9f) {
                                 return None;
                             }
-                            let v = lower_hex(hex[2])? << 4 | lower_hex(hex[3])?;
-                            // Only control characters without a short form.
-                            let c = match v {
-                                0x09 | 0x0a | 0x0d => return None,
-                                0x00..=0x1f | 0x7f..=0x9f => char::from(v),
-                                _ => return None,
-                            };
-                            let mut tmp = [0u8; 4];
-                            buf.extend_from_slice(c.encode_utf8(&mut tmp).as_bytes());
+                            self.string_buf.push(char::from(v));
                             i += 4;
                         }
                         _ => return None,
                     }
                     i += 2;
+                    run = i;
                 }
-                0x00..=0x1f | 0x7f => return None,
-                0xc2 if matches!(rest.get(i + 1), Some(0x80..=0x9f)) => return None,
-                _ => {
-                    buf.push(b);
-                    i += 1;
+                // A C1 control must be escaped; any other character led by
+                // 0xC2 (U+00A0..U+00BF) is plain and two bytes long.
+                0xc2 => {
+                    if matches!(s.get(i + 1), Some(0x80..=0x9f)) {
+                        return None;
+                    }
+                    i += 2;
                 }
+                // A raw C0 control or DEL.
+                _ => return None,
             }
         }
     }
 
     /// A canonical byte array (`[]`, `[0,1,255]`) of at most 4096 elements.
+    ///
+    /// Each element is read from one little-endian 4-byte word, without a
+    /// branch that depends on the digits: the digit count is the position
+    /// of the word's first non-digit byte, the value comes from the digits
+    /// shifted to the top of the word, and that non-digit byte must be `,`
+    /// or `]`. The elements go to a reused buffer (reserved once for 4096);
+    /// the result is an exact-size copy. The 4096-element bound is checked
+    /// once at the end (the 65536-byte document bound bounds the work).
     pub fn bytes(&mut self) -> Option<Vec<u8>> {
         self.lit(b"[")?;
-        let mut out = Vec::new();
         if self.eat(b"]") {
-            return Some(out);
+            return Some(Vec::new());
         }
+        let s = self.text.as_bytes();
+        let mut i = self.pos;
+        // A local vector (moved back below), so that its length stays in a
+        // register rather than behind `&mut self`.
+        let mut out = std::mem::take(&mut self.bytes_buf);
+        out.clear();
+        out.reserve(limits::MAX_BYTES_LEN);
         loop {
-            let first = self.peek()?;
-            let mut v: u32 = u32::from(first.wrapping_sub(b'0'));
-            if v > 9 {
-                return None;
-            }
-            self.pos += 1;
-            if v != 0 {
-                for _ in 0..2 {
-                    match self.peek() {
-                        Some(d @ b'0'..=b'9') => {
-                            v = v * 10 + u32::from(d - b'0');
-                            self.pos += 1;
-                        }
-                        _ => break,
+            let w = match s.get(i..).and_then(<[u8]>::first_chunk::<4>) {
+                Some(&w) => u32::from_le_bytes(w),
+                // Fewer than four bytes left: zeros are neither digits nor
+                // separators.
+                _ => {
+                    let mut w = [0u8; 4];
+                    for (to, from) in w.iter_mut().zip(s.get(i..).unwrap_or(&[])) {
+                        *to = *from;
                     }
+                    u32::from_le_bytes(w)
                 }
-            }
-            out.push(u8::try_from(v).ok()?);
-            if out.len() > limits::MAX_BYTES_LEN {
+            };
+            // Digits become 0..=9, other bytes do not; `not_digit` has the
+            // high bit of every byte that is not a digit.
+            let x = w ^ 0x3030_3030;
+            let not_digit = (((x & 0x7f7f_7f7f) + 0x7676_7676) | x) & 0x8080_8080;
+            // 15, 23 or 31 for one, two or three digits.
+            let tz = not_digit.trailing_zeros();
+            // The digits, most significant first, in the top bytes (the
+            // shift is 24, 16 or 8 for one, two or three digits).
+            let top = x.wrapping_shl(39u32.wrapping_sub(tz));
+            let v = (top >> 8 & 0xff) * 100 + (top >> 16 & 0xff) * 10 + (top >> 24);
+            // One to three digits, no leading zero, at most 255: `v` must
+            // lie in the range of its digit count (none for 0 or 4 digits).
+            let (low, span) = DIGITS_RANGE[(tz / 8) as usize & 7];
+            if v.wrapping_sub(low) > span {
                 return None;
             }
-            match self.peek()? {
-                b',' => self.pos += 1,
-                b']' => {
-                    self.pos += 1;
-                    return Some(out);
-                }
+            out.push(v as u8);
+            // The byte after the digits.
+            let sep = w.wrapping_shr(tz - 7) as u8;
+            i += (tz / 8) as usize + 1;
+            match sep {
+                b',' => {}
+                b']' => break,
                 _ => return None,
             }
         }
+        let v = (out.len() <= limits::MAX_BYTES_LEN).then(|| out.as_slice().to_vec());
+        self.bytes_buf = out;
+        self.pos = i;
+        v
     }
 }
+
+/// For a byte-array element of 0..=4 digits (the index), the values it may
+/// have as `(lowest, highest - lowest)`: a leading zero makes the value
+/// too small for its digit count. 0 or 4 (or more) digits: nothing.
+const DIGITS_RANGE: [(u32, u32); 8] = [
+    (u32::MAX, 0),
+    (0, 9),
+    (10, 89),
+    (100, 155),
+    (u32::MAX, 0),
+    (u32::MAX, 0),
+    (u32::MAX, 0),
+    (u32::MAX, 0),
+];
 
 #[inline]
 fn lower_hex(b: u8) -> Option<u8> {
@@ -303,7 +411,9 @@ pub fn fast_decode<T: Generated>(bytes: &[u8], prefix: &[u8]) -> Option<T> {
     if bytes.len() > limits::MAX_DOCUMENT_BYTES {
         return None;
     }
-    let mut c = Cursor::new(bytes);
+    // Validated once: the string reader relies on it (see `Cursor`).
+    let text = std::str::from_utf8(bytes).ok()?;
+    let mut c = Cursor::new(text);
     c.lit(prefix)?;
     let v = T::read(&mut c)?;
     c.lit(b"}\n")?;
@@ -500,31 +610,66 @@ pub fn take_bytes(v: Value) -> Option<Vec<u8>> {
 mod tests {
     use super::*;
 
+    /// The string reader, and how many bytes it consumed.
+    fn string(t: &str) -> Option<(String, usize)> {
+        let mut c = Cursor::new(t);
+        let v = c.string()?;
+        Some((v, c.pos))
+    }
+
+    /// The string reader on a string that must be read whole.
+    fn s(t: &str) -> Option<String> {
+        string(t).map(|(v, n)| {
+            assert_eq!(n, t.len(), "{t:?}");
+            v
+        })
+    }
+
+    /// The byte-array reader on an array that must be read whole.
+    fn b(t: &str) -> Option<Vec<u8>> {
+        let mut c = Cursor::new(t);
+        let v = c.bytes()?;
+        assert!(c.at_end(), "{t:?}");
+        Some(v)
+    }
+
     #[test]
     fn integers() {
-        let ok = |s: &str| Cursor::new(s.as_bytes()).i64();
+        let ok = |s: &str| Cursor::new(s).i64();
         assert_eq!(ok("\"0\""), Some(0));
         assert_eq!(ok("\"-9223372036854775808\""), Some(i64::MIN));
         assert_eq!(ok("\"9223372036854775807\""), Some(i64::MAX));
         assert_eq!(ok("\"9223372036854775808\""), None);
-        for bad in ["\"-0\"", "\"01\"", "\"+1\"", "\"\"", "\"-\"", "0", "\"1"] {
+        assert_eq!(ok("\"-9223372036854775809\""), None);
+        assert_eq!(ok("\"-7\""), Some(-7));
+        assert_eq!(ok("\"10\""), Some(10));
+        for bad in [
+            "\"-0\"", "\"01\"", "\"00\"", "\"+1\"", "\"\"", "\"-\"", "0", "\"1", "\"0", "\"-01\"",
+            "\"1.0\"", "\"1e3\"", "\" 1\"", "\"1 \"", "\"--1\"", "\"0x1\"", "\"",
+        ] {
             assert_eq!(ok(bad), None, "{bad}");
         }
-        assert_eq!(Cursor::new(b"\"255\"").u8(), Some(255));
-        assert_eq!(Cursor::new(b"\"256\"").u8(), None);
-        assert_eq!(Cursor::new(b"\"-1\"").u64(), None);
+        assert_eq!(Cursor::new("\"255\"").u8(), Some(255));
+        assert_eq!(Cursor::new("\"256\"").u8(), None);
+        assert_eq!(Cursor::new("\"-1\"").u64(), None);
+        assert_eq!(Cursor::new("\"-0\"").u64(), None);
         assert_eq!(
-            Cursor::new(b"\"18446744073709551615\"").u64(),
+            Cursor::new("\"18446744073709551615\"").u64(),
             Some(u64::MAX)
         );
-        assert_eq!(Cursor::new(b"\"18446744073709551616\"").u64(), None);
-        assert_eq!(Cursor::new(b"\"-2147483648\"").i32(), Some(i32::MIN));
-        assert_eq!(Cursor::new(b"\"2147483648\"").i32(), None);
+        assert_eq!(Cursor::new("\"18446744073709551616\"").u64(), None);
+        assert_eq!(Cursor::new("\"99999999999999999999\"").u64(), None);
+        assert_eq!(Cursor::new("\"-2147483648\"").i32(), Some(i32::MIN));
+        assert_eq!(Cursor::new("\"2147483648\"").i32(), None);
+        // The cursor stops right after the closing quote.
+        let mut c = Cursor::new("\"12\",");
+        assert_eq!(c.u64(), Some(12));
+        assert!(c.eat(b","));
+        assert!(c.at_end());
     }
 
     #[test]
     fn strings_only_canonical() {
-        let s = |t: &str| Cursor::new(t.as_bytes()).string();
         assert_eq!(
             s(r#""a\"b\\c\nd\re\tf""#).as_deref(),
             Some("a\"b\\c\nd\re\tf")
@@ -551,23 +696,428 @@ mod tests {
         assert_eq!(s(&long), None);
         let max = format!("\"{}\"", "a".repeat(4096));
         assert_eq!(s(&max).map(|v| v.len()), Some(4096));
-        assert_eq!(Cursor::new(b"\"\xff\"").string(), None);
+    }
+
+    #[test]
+    fn strings_at_the_edges() {
+        assert_eq!(s(r#""""#).as_deref(), Some(""));
+        assert_eq!(string(r#""","#), Some((String::new(), 2)));
+        assert_eq!(string(r#""ab"cd""#), Some(("ab".to_owned(), 4)));
+        // Escapes at the start, the end, alone, in a row, at every offset
+        // of an eight-byte word.
+        assert_eq!(s(r#""\nabc""#).as_deref(), Some("\nabc"));
+        assert_eq!(s(r#""abc\n""#).as_deref(), Some("abc\n"));
+        assert_eq!(s(r#""\\""#).as_deref(), Some("\\"));
+        assert_eq!(s(r#""\"""#).as_deref(), Some("\""));
+        assert_eq!(s(r#""\\\"\\""#).as_deref(), Some("\\\"\\"));
+        for k in 0..20 {
+            let pad = "x".repeat(k);
+            let t = format!("\"{pad}\\t{pad}\\\"{pad}\"");
+            assert_eq!(s(&t), Some(format!("{pad}\t{pad}\"{pad}")), "{t}");
+            let t = format!("\"{pad}\"");
+            assert_eq!(s(&t), Some(pad.clone()));
+            // A raw control or DEL at every offset.
+            for bad in ['\u{0}', '\u{1f}', '\u{7f}', '\n', '\u{80}', '\u{9f}'] {
+                let t = format!("\"{pad}{bad}{pad}\"");
+                assert_eq!(s(&t), None, "{t:?}");
+            }
+            // The other characters led by 0xC2, and the first of 0xC3.
+            let t = format!("\"{pad}\u{a0}\u{bf}\u{c0}{pad}\"");
+            assert_eq!(s(&t), Some(format!("{pad}\u{a0}\u{bf}\u{c0}{pad}")));
+        }
+        // Every short escape, and what they stand for.
+        for (esc, ch) in [
+            ("\\\"", '"'),
+            ("\\\\", '\\'),
+            ("\\n", '\n'),
+            ("\\r", '\r'),
+            ("\\t", '\t'),
+        ] {
+            assert_eq!(s(&format!("\"{esc}\"")), Some(ch.to_string()));
+        }
+        // Short forms that exist in JSON but not in the canonical form.
+        for bad in ["\\b", "\\f", "\\/", "\\a", "\\ ", "\\", "\\x41"] {
+            assert_eq!(s(&format!("\"{bad}\"")), None, "{bad}");
+        }
+        // Every `\u00XX`: admitted exactly for the controls without a
+        // short form, in lowercase.
+        for v in 0u32..=0xff {
+            let expected = char::from_u32(v)
+                .filter(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
+                .map(String::from);
+            assert_eq!(s(&format!("\"\\u{v:04x}\"")), expected, "{v:#x}");
+            if format!("{v:04x}") != format!("{v:04X}") {
+                assert_eq!(s(&format!("\"\\u{v:04X}\"")), None, "{v:#X}");
+            }
+        }
+        // `\u` escapes of printable characters, surrogate pairs and lone
+        // surrogates: never canonical.
+        for bad in [
+            r#""\u00e9""#,
+            r#""\u2192""#,
+            r#""\ud83d\ude00""#,
+            r#""\ud83d""#,
+            r#""\ude00""#,
+            r#""\u0100""#,
+            r#""\u001""#,
+            r#""\u""#,
+            r#""\u00""#,
+            r#""\u001g""#,
+        ] {
+            assert_eq!(s(bad), None, "{bad}");
+        }
+        // Multi-byte UTF-8 next to escapes.
+        assert_eq!(
+            s("\"é\\n日本語\\t€\\u0085→\"").as_deref(),
+            Some("é\n日本語\t€\u{85}→")
+        );
+        assert_eq!(s("\"\\\"😀\\\"\"").as_deref(), Some("\"😀\""));
+        assert_eq!(s("\"\u{a0}\\n\u{a0}\"").as_deref(), Some("\u{a0}\n\u{a0}"));
+        // Unterminated, at every offset of the scan.
+        for t in [
+            "\"",
+            "\"a",
+            "\"abcdefghijk",
+            "\"abc\\",
+            "\"abc\\\"",
+            "\"\\u00",
+            "\"é",
+        ] {
+            assert_eq!(s(t), None, "{t:?}");
+        }
+        assert_eq!(s("abc"), None);
+    }
+
+    #[test]
+    fn strings_4096_bytes() {
+        // The bound is on the decoded bytes, with or without escapes, and
+        // counts UTF-8 bytes, not characters.
+        let a = |n: usize| "a".repeat(n);
+        assert_eq!(s(&format!("\"{}\"", a(4096))).map(|v| v.len()), Some(4096));
+        assert_eq!(s(&format!("\"{}\"", a(4097))), None);
+        assert_eq!(
+            s(&format!("\"{}\\n\"", a(4095))).map(|v| v.len()),
+            Some(4096)
+        );
+        assert_eq!(s(&format!("\"{}\\n\"", a(4096))), None);
+        assert_eq!(
+            s(&format!("\"\\n{}\"", a(4095))).map(|v| v.len()),
+            Some(4096)
+        );
+        assert_eq!(s(&format!("\"\\n{}\"", a(4096))), None);
+        // `\u0085` is six bytes in the document, two decoded.
+        let c1 = "\\u0085".repeat(2048);
+        assert_eq!(s(&format!("\"{c1}\"")).map(|v| v.len()), Some(4096));
+        assert_eq!(s(&format!("\"{c1}a\"")), None);
+        let e = "é".repeat(2048);
+        assert_eq!(s(&format!("\"{e}\"")).map(|v| v.len()), Some(4096));
+        assert_eq!(s(&format!("\"{e}a\"")), None);
     }
 
     #[test]
     fn byte_arrays() {
-        let b = |t: &str| Cursor::new(t.as_bytes()).bytes();
         assert_eq!(b("[]"), Some(vec![]));
         assert_eq!(b("[0,1,255]"), Some(vec![0, 1, 255]));
+        assert_eq!(b("[0]"), Some(vec![0]));
+        assert_eq!(b("[255]"), Some(vec![255]));
+        assert_eq!(
+            b("[9,10,99,100,199,200,249,250]"),
+            Some(vec![9, 10, 99, 100, 199, 200, 249, 250])
+        );
         for bad in [
-            "[256]", "[01]", "[-0]", "[1.0]", "[1,]", "[ 1]", "[", "[00]", "[1000]",
+            "[256]",
+            "[01]",
+            "[-0]",
+            "[1.0]",
+            "[1,]",
+            "[ 1]",
+            "[",
+            "[00]",
+            "[1000]",
+            "[-1]",
+            "[0,256]",
+            "[300]",
+            "[999]",
+            "[260]",
+            "[2550]",
+            "[001]",
+            "[010]",
+            "[1 ]",
+            "[1,,2]",
+            "[,1]",
+            "[1",
+            "[1,",
+            "[12",
+            "[123",
+            "[123,",
+            "[1e2]",
+            "[+1]",
+            "[0x1]",
+            "[\"1\"]",
+            "]",
+            "[1}",
+            "[1:2]",
+            "[,]",
+            "[ ]",
+            "[\u{663}]",
         ] {
-            assert_eq!(b(bad), None, "{bad}");
+            assert_eq!(Cursor::new(bad).bytes(), None, "{bad}");
         }
+        // Every value, alone and between others.
+        for v in 0u32..=999 {
+            let expected = u8::try_from(v).ok().map(|v| vec![v]);
+            assert_eq!(b(&format!("[{v}]")), expected, "{v}");
+            let expected = u8::try_from(v).ok().map(|v| vec![7, v, 7]);
+            assert_eq!(b(&format!("[7,{v},7]")), expected, "{v}");
+            assert_eq!(b(&format!("[0{v}]")), None, "0{v}");
+        }
+        // The cursor stops right after `]`.
+        let mut c = Cursor::new("[1,2]]");
+        assert_eq!(c.bytes(), Some(vec![1, 2]));
+        assert!(c.eat(b"]"));
         let max = format!("[{}]", vec!["7"; 4096].join(","));
         assert_eq!(b(&max).map(|v| v.len()), Some(4096));
+        let max = format!("[{}]", vec!["255"; 4096].join(","));
+        assert_eq!(b(&max), Some(vec![255; 4096]));
         let over = format!("[{}]", vec!["7"; 4097].join(","));
         assert_eq!(b(&over), None);
+        let over = format!("[{}]", vec!["0"; 4097].join(","));
+        assert_eq!(b(&over), None);
+    }
+
+    /// The readers as they were before the word-at-a-time rewrite (byte by
+    /// byte, validating each string), kept as the oracle of
+    /// [`same_language_as_before`].
+    mod oracle {
+        use super::super::{limits, lower_hex};
+
+        pub fn string(rest: &[u8]) -> Option<(String, usize)> {
+            let rest = rest.strip_prefix(b"\"")?;
+            let mut buf = Vec::new();
+            let mut i = 0;
+            loop {
+                let b = *rest.get(i)?;
+                match b {
+                    b'"' => {
+                        if buf.len() > limits::MAX_STRING_BYTES {
+                            return None;
+                        }
+                        return Some((String::from_utf8(buf).ok()?, i + 2));
+                    }
+                    b'\\' => {
+                        let e = *rest.get(i + 1)?;
+                        match e {
+                            b'"' | b'\\' => buf.push(e),
+                            b'n' => buf.push(b'\n'),
+                            b'r' => buf.push(b'\r'),
+                            b't' => buf.push(b'\t'),
+                            b'u' => {
+                                let hex = rest.get(i + 2..i + 6)?;
+                                if &hex[..2] != b"00" {
+                                    return None;
+                                }
+                                let v = lower_hex(hex[2])? << 4 | lower_hex(hex[3])?;
+                                let c = match v {
+                                    0x09 | 0x0a | 0x0d => return None,
+                                    0x00..=0x1f | 0x7f..=0x9f => char::from(v),
+                                    _ => return None,
+                                };
+                                let mut tmp = [0u8; 4];
+                                buf.extend_from_slice(c.encode_utf8(&mut tmp).as_bytes());
+                                i += 4;
+                            }
+                            _ => return None,
+                        }
+                        i += 2;
+                    }
+                    0x00..=0x1f | 0x7f => return None,
+                    0xc2 if matches!(rest.get(i + 1), Some(0x80..=0x9f)) => return None,
+                    _ => {
+                        buf.push(b);
+                        i += 1;
+                    }
+                }
+            }
+        }
+
+        pub fn bytes(s: &[u8]) -> Option<(Vec<u8>, usize)> {
+            let mut i = 1;
+            if s.first() != Some(&b'[') {
+                return None;
+            }
+            let mut out = Vec::new();
+            if s.get(1) == Some(&b']') {
+                return Some((out, 2));
+            }
+            loop {
+                let mut v = u32::from(s.get(i)?.wrapping_sub(b'0'));
+                if v > 9 {
+                    return None;
+                }
+                i += 1;
+                if v != 0 {
+                    for _ in 0..2 {
+                        match s.get(i) {
+                            Some(d @ b'0'..=b'9') => {
+                                v = v * 10 + u32::from(d - b'0');
+                                i += 1;
+                            }
+                            _ => break,
+                        }
+                    }
+                }
+                out.push(u8::try_from(v).ok()?);
+                if out.len() > limits::MAX_BYTES_LEN {
+                    return None;
+                }
+                match s.get(i)? {
+                    b',' => i += 1,
+                    b']' => return Some((out, i + 1)),
+                    _ => return None,
+                }
+            }
+        }
+    }
+
+    /// A deterministic xorshift generator.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+
+        fn pick<'p>(&mut self, from: &[&'p str]) -> &'p str {
+            from[(self.next() % from.len() as u64) as usize]
+        }
+    }
+
+    /// On random texts built from the pieces that matter (quotes, every
+    /// escape, controls, C1 lead bytes, multi-byte characters, runs long
+    /// enough to cross eight-byte words), the readers accept exactly what
+    /// the byte-by-byte readers accepted, return the same values and stop at
+    /// the same byte.
+    #[test]
+    fn same_language_as_before() {
+        let string_pieces = [
+            "a",
+            "abcdefghijklmnop",
+            " ",
+            "\"",
+            "\\",
+            "\\\"",
+            "\\\\",
+            "\\n",
+            "\\r",
+            "\\t",
+            "\\b",
+            "\\/",
+            "\\u0000",
+            "\\u001f",
+            "\\u0009",
+            "\\u007f",
+            "\\u0085",
+            "\\u009f",
+            "\\u00a0",
+            "\\u00A0",
+            "\\ud83d",
+            "\u{0}",
+            "\u{1f}",
+            "\n",
+            "\u{7f}",
+            "\u{80}",
+            "\u{9f}",
+            "\u{a0}",
+            "\u{bf}",
+            "é",
+            "→",
+            "日本語",
+            "😀",
+            "€42",
+            ",",
+            "]",
+        ];
+        let byte_pieces = [
+            "0", "1", "9", "10", "25", "99", "100", "199", "255", "256", "999", "1000", "00", "01",
+            "-0", "1.0", ",", ",", ",", "]", " ", "\"", "a",
+        ];
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let (mut admitted_strings, mut admitted_arrays) = (0, 0);
+        for _ in 0..40_000 {
+            let mut t = String::from("\"");
+            let n = rng.next() % 12;
+            for _ in 0..n {
+                t.push_str(rng.pick(&string_pieces));
+            }
+            if rng.next() % 4 != 0 {
+                t.push('"');
+            }
+            if rng.next() % 2 == 0 {
+                t.push_str(rng.pick(&string_pieces));
+            }
+            let got = string(&t);
+            assert_eq!(got, oracle::string(t.as_bytes()), "{t:?}");
+            admitted_strings += usize::from(got.is_some());
+
+            let mut t = String::from("[");
+            let n = rng.next() % 10;
+            for k in 0..n {
+                if k > 0 && rng.next() % 8 != 0 {
+                    t.push(',');
+                }
+                t.push_str(rng.pick(&byte_pieces));
+            }
+            if rng.next() % 4 != 0 {
+                t.push(']');
+            }
+            if rng.next() % 2 == 0 {
+                t.push_str(rng.pick(&byte_pieces));
+            }
+            let mut c = Cursor::new(&t);
+            let got = c.bytes().map(|v| (v, c.pos));
+            assert_eq!(got, oracle::bytes(t.as_bytes()), "{t:?}");
+            admitted_arrays += usize::from(got.is_some());
+        }
+        // Both languages were exercised, not only their refusals.
+        assert!(admitted_strings > 4_000, "{admitted_strings}");
+        assert!(admitted_arrays > 4_000, "{admitted_arrays}");
+    }
+
+    #[test]
+    fn fast_decode_validates_utf8_once() {
+        #[derive(Debug, PartialEq)]
+        struct S(String);
+        impl Generated for S {
+            fn read(c: &mut Cursor<'_>) -> Option<Self> {
+                c.string().map(S)
+            }
+            fn write(&self, _: &mut String) -> bool {
+                false
+            }
+            fn from_engine_value(_: Value) -> Option<Self> {
+                None
+            }
+            fn to_engine_value(&self) -> Value {
+                Value::Bool(false)
+            }
+        }
+        assert_eq!(
+            fast_decode::<S>(b"{\"v\":\"\xc3\xa9\\n\"}\n", b"{\"v\":"),
+            Some(S("é\n".into()))
+        );
+        for bad in [
+            &b"{\"v\":\"\xff\"}\n"[..],
+            b"{\"v\":\"\xc3\"}\n",
+            b"{\"v\":\"\xed\xa0\x80\"}\n",
+            b"{\"v\":\"\xc0\xaf\"}\n",
+            b"{\"v\":\"a\\n\x80\"}\n",
+            b"{\"v\":\"a\"}\n\xff",
+        ] {
+            assert_eq!(fast_decode::<S>(bad, b"{\"v\":"), None, "{bad:?}");
+        }
     }
 
     #[test]

@@ -84,31 +84,46 @@ pub fn encode_value_into(
 /// `i32`, `-1234567890123` for `i64`, `200` for `u8`, `9007199254740993`
 /// (2^53 + 1) for `u64`, `"example"` and `[0, 1, 255]`).
 ///
-/// For a derived graph the result always encodes. For a hand-built graph
-/// whose every value would nest deeper than 16 (a record that contains
-/// itself), the value is cut off with an empty record at that depth.
+/// The result encodes whenever some value of the schema fits in a 65536-byte
+/// document with these scalars. Otherwise (a wide DAG whose values are
+/// exponential in its depth) the value is cut off after a bounded number of
+/// nodes and `encode` refuses it with Z206 `document_bytes`; for a hand-built
+/// graph whose every value would nest deeper than 16 (a record that contains
+/// itself), it is cut off with an empty record at that depth.
 pub fn example(schema: &Schema) -> Value {
     let graph = schema.graph();
-    example_type(graph, graph.root_index(), 0)
+    // A DAG whose types each use the next one several times has a value
+    // exponential in its depth. Every value node takes at least two bytes
+    // of a document, so past this many nodes no value could be encoded
+    // anyway: the example is cut off, and `encode` refuses it with
+    // `document_bytes`.
+    // The root is one node; each field value is one more.
+    let mut budget = limits::MAX_DOCUMENT_BYTES / 2 - 1;
+    example_type(graph, graph.root_index(), 0, &mut budget)
 }
 
-fn example_type(graph: &TypeGraph, t: usize, depth: usize) -> Value {
+fn example_type(graph: &TypeGraph, t: usize, depth: usize, budget: &mut usize) -> Value {
     let Some(node) = graph.types.get(t) else {
         return Value::Record(Vec::new());
     };
     if depth > limits::MAX_DEPTH {
         return Value::Record(Vec::new());
     }
-    let fields = |fs: &[Field]| -> Vec<(String, Value)> {
-        fs.iter()
-            .map(|f| {
-                let v = match f.ty {
-                    FieldType::Scalar(r) => example_scalar(r),
-                    FieldType::Nested(i) => example_type(graph, i, depth + 1),
-                };
-                (f.stable_id.clone(), v)
-            })
-            .collect()
+    let mut fields = |fs: &[Field]| -> Vec<(String, Value)> {
+        let mut out = Vec::with_capacity(fs.len());
+        for f in fs {
+            // Out of budget: leave the remaining fields out (cut off).
+            if *budget == 0 {
+                break;
+            }
+            *budget -= 1;
+            let v = match f.ty {
+                FieldType::Scalar(r) => example_scalar(r),
+                FieldType::Nested(i) => example_type(graph, i, depth + 1, budget),
+            };
+            out.push((f.stable_id.clone(), v));
+        }
+        out
     };
     match &node.kind {
         TypeKind::Record { fields: fs } => Value::Record(fields(fs)),
