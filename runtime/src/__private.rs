@@ -1052,10 +1052,10 @@ mod tests {
             for _ in 0..n {
                 t.push_str(rng.pick(&string_pieces));
             }
-            if rng.next() % 4 != 0 {
+            if !rng.next().is_multiple_of(4) {
                 t.push('"');
             }
-            if rng.next() % 2 == 0 {
+            if rng.next().is_multiple_of(2) {
                 t.push_str(rng.pick(&string_pieces));
             }
             let got = string(&t);
@@ -1065,15 +1065,15 @@ mod tests {
             let mut t = String::from("[");
             let n = rng.next() % 10;
             for k in 0..n {
-                if k > 0 && rng.next() % 8 != 0 {
+                if k > 0 && !rng.next().is_multiple_of(8) {
                     t.push(',');
                 }
                 t.push_str(rng.pick(&byte_pieces));
             }
-            if rng.next() % 4 != 0 {
+            if !rng.next().is_multiple_of(4) {
                 t.push(']');
             }
-            if rng.next() % 2 == 0 {
+            if rng.next().is_multiple_of(2) {
                 t.push_str(rng.pick(&byte_pieces));
             }
             let mut c = Cursor::new(&t);
