@@ -301,69 +301,134 @@ impl<'a> Cursor<'a> {
 
     /// A canonical byte array (`[]`, `[0,1,255]`) of at most 4096 elements.
     ///
-    /// Each element is read from one little-endian 4-byte word, without a
-    /// branch that depends on the digits: the digit count is the position
-    /// of the word's first non-digit byte, the value comes from the digits
-    /// shifted to the top of the word, and that non-digit byte must be `,`
-    /// or `]`. The elements go to a reused buffer (reserved once for 4096);
-    /// the result is an exact-size copy. The 4096-element bound is checked
-    /// once at the end (the 65536-byte document bound bounds the work).
+    /// An element and its separator take at most four bytes, so one
+    /// little-endian 8-byte word always holds the next two elements; both
+    /// are read from it ([`byte_pairs`]). The elements go to a reused
+    /// buffer, first its 64 first slots, then (for a longer array) all 4098
+    /// (zeroed at most once per document); the result is an exact-size
+    /// copy. The 4096-element bound is checked at the end (and the reading
+    /// stops at the 4098th element).
     pub fn bytes(&mut self) -> Option<Vec<u8>> {
+        const SHORT: usize = 64;
+        // Two slots more than the bound: a pair of elements read while
+        // fewer than 4097 were stored always fits.
+        const SLOTS: usize = limits::MAX_BYTES_LEN + 2;
         self.lit(b"[")?;
         if self.eat(b"]") {
             return Some(Vec::new());
         }
         let s = self.text.as_bytes();
-        let mut i = self.pos;
-        // A local vector (moved back below), so that its length stays in a
-        // register rather than behind `&mut self`.
-        let mut out = std::mem::take(&mut self.bytes_buf);
-        out.clear();
-        out.reserve(limits::MAX_BYTES_LEN);
-        loop {
-            let w = match s.get(i..).and_then(<[u8]>::first_chunk::<4>) {
-                Some(&w) => u32::from_le_bytes(w),
-                // Fewer than four bytes left: zeros are neither digits nor
-                // separators.
-                _ => {
-                    let mut w = [0u8; 4];
-                    for (to, from) in w.iter_mut().zip(s.get(i..).unwrap_or(&[])) {
-                        *to = *from;
-                    }
-                    u32::from_le_bytes(w)
-                }
-            };
-            // Digits become 0..=9, other bytes do not; `not_digit` has the
-            // high bit of every byte that is not a digit.
-            let x = w ^ 0x3030_3030;
-            let not_digit = (((x & 0x7f7f_7f7f) + 0x7676_7676) | x) & 0x8080_8080;
-            // 15, 23 or 31 for one, two or three digits.
-            let tz = not_digit.trailing_zeros();
-            // The digits, most significant first, in the top bytes (the
-            // shift is 24, 16 or 8 for one, two or three digits).
-            let top = x.wrapping_shl(39u32.wrapping_sub(tz));
-            let v = (top >> 8 & 0xff) * 100 + (top >> 16 & 0xff) * 10 + (top >> 24);
-            // One to three digits, no leading zero, at most 255: `v` must
-            // lie in the range of its digit count (none for 0 or 4 digits).
-            let (low, span) = DIGITS_RANGE[(tz / 8) as usize & 7];
-            if v.wrapping_sub(low) > span {
+        let mut at = (self.pos, 0);
+        let mut buf = std::mem::take(&mut self.bytes_buf);
+        if buf.len() < SHORT {
+            buf.resize(SHORT, 0);
+        }
+        if !byte_pairs(s, &mut at, buf.first_chunk_mut::<SHORT>()?)? {
+            if buf.len() < SLOTS {
+                buf.resize(SLOTS, 0);
+            }
+            if !byte_pairs(s, &mut at, buf.first_chunk_mut::<SLOTS>()?)? {
+                // A 4098th element: over the bound.
                 return None;
             }
-            out.push(v as u8);
-            // The byte after the digits.
-            let sep = w.wrapping_shr(tz - 7) as u8;
-            i += (tz / 8) as usize + 1;
-            match sep {
-                b',' => {}
-                b']' => break,
-                _ => return None,
-            }
         }
-        let v = (out.len() <= limits::MAX_BYTES_LEN).then(|| out.as_slice().to_vec());
-        self.bytes_buf = out;
+        let (i, n) = at;
+        let v = buf
+            .get(..n)
+            .filter(|v| v.len() <= limits::MAX_BYTES_LEN)
+            .map(<[u8]>::to_vec);
+        self.bytes_buf = buf;
         self.pos = i;
         v
     }
+}
+
+/// Reads byte-array elements two at a time from `s` at `at.0`, storing
+/// them in `room` from `at.1` on, and advancing both. `Some(true)` after
+/// the closing `]`, `Some(false)` when `room` has no space for two more,
+/// `None` at the first byte that is not canonical.
+///
+/// Each pair comes from one little-endian 8-byte word, without a branch
+/// that depends on the digits ([`element`]); the digit mask is computed
+/// once for both. A fixed-size `room` keeps the stores free of bounds
+/// checks.
+#[inline(always)]
+fn byte_pairs<const N: usize>(
+    s: &[u8],
+    at: &mut (usize, usize),
+    room: &mut [u8; N],
+) -> Option<bool> {
+    let (mut i, mut n) = *at;
+    let done = loop {
+        if n + 2 > N {
+            break false;
+        }
+        let w = match s.get(i..).and_then(<[u8]>::first_chunk::<8>) {
+            Some(&w) => u64::from_le_bytes(w),
+            // Fewer than eight bytes left: zeros are neither digits nor
+            // separators.
+            _ => {
+                let mut w = [0u8; 8];
+                for (to, from) in w.iter_mut().zip(s.get(i..).unwrap_or(&[])) {
+                    *to = *from;
+                }
+                u64::from_le_bytes(w)
+            }
+        };
+        // Digits become 0..=9, other bytes do not; `not_digit` has the high
+        // bit of every byte that is not a digit.
+        let x = w ^ splat(b'0');
+        let not_digit = (((x & splat(0x7f)) + splat(0x76)) | x) & HIGH;
+        let (v, len, sep) = element(x, not_digit)?;
+        *room.get_mut(n)? = v;
+        n += 1;
+        i += len;
+        match sep {
+            b',' => {}
+            b']' => break true,
+            _ => return None,
+        }
+        // The second element starts `len` (at most 4) bytes in, so it and
+        // its separator lie within the word; the bytes shifted in at the top
+        // are flagged as digits, which a complete element never reaches.
+        let shift = 8 * len as u32;
+        let (v, len, sep) = element(x >> shift, not_digit >> shift)?;
+        *room.get_mut(n)? = v;
+        n += 1;
+        i += len;
+        match sep {
+            b',' => {}
+            b']' => break true,
+            _ => return None,
+        }
+    };
+    *at = (i, n);
+    Some(done)
+}
+
+/// The byte-array element at the start of a little-endian word: `x` is the
+/// word with `0` subtracted from each byte (xor 0x30), `not_digit` has the
+/// high bit of each byte that is not a digit. Returns the value, the length
+/// of the element with its separator, and the separator byte; `None` for 0
+/// or 4+ digits, a leading zero or a value over 255.
+#[inline(always)]
+fn element(x: u64, not_digit: u64) -> Option<(u8, usize, u8)> {
+    // 15, 23 or 31 for one, two or three digits.
+    let tz = not_digit.trailing_zeros();
+    // The digits, most significant first, in the top bytes of the low half
+    // (the shift is 24, 16 or 8 for one, two or three digits).
+    let top = (x as u32).wrapping_shl(39u32.wrapping_sub(tz));
+    let v = (top >> 8 & 0xff) * 100 + (top >> 16 & 0xff) * 10 + (top >> 24);
+    // One to three digits, no leading zero, at most 255: `v` must lie in
+    // the range of its digit count (none for 0 or 4+ digits).
+    let digits = (tz / 8) as usize;
+    let (low, span) = DIGITS_RANGE[digits & 7];
+    if v.wrapping_sub(low) > span {
+        return None;
+    }
+    // The byte after the digits (its original value: xor 0x30 back).
+    let sep = (x >> (digits * 8) as u32) as u8 ^ b'0';
+    Some((v as u8, digits + 1, sep))
 }
 
 /// For a byte-array element of 0..=4 digits (the index), the values it may
@@ -412,7 +477,7 @@ pub fn fast_decode<T: Generated>(bytes: &[u8], prefix: &[u8]) -> Option<T> {
         return None;
     }
     // Validated once: the string reader relies on it (see `Cursor`).
-    let text = std::str::from_utf8(bytes).ok()?;
+    let text = simdutf8::basic::from_utf8(bytes).ok()?;
     let mut c = Cursor::new(text);
     c.lit(prefix)?;
     let v = T::read(&mut c)?;
@@ -1084,6 +1149,33 @@ mod tests {
         // Both languages were exercised, not only their refusals.
         assert!(admitted_strings > 4_000, "{admitted_strings}");
         assert!(admitted_arrays > 4_000, "{admitted_arrays}");
+
+        // Longer arrays of mostly valid elements, so that every pairing of
+        // element lengths meets every position in the two-element word,
+        // with one defect (or none) somewhere, and a varied end.
+        let valid = ["0", "1", "9", "10", "25", "99", "100", "199", "255"];
+        let mut admitted_long = 0;
+        for _ in 0..40_000 {
+            let n = rng.next() % 40;
+            let mut items: Vec<&str> = (0..n).map(|_| rng.pick(&valid)).collect();
+            if n > 0 && rng.next().is_multiple_of(3) {
+                let k = (rng.next() % n) as usize;
+                items[k] = rng.pick(&byte_pieces);
+            }
+            let mut t = format!("[{}", items.join(","));
+            if !rng.next().is_multiple_of(8) {
+                t.push(']');
+            }
+            let tail = rng.next() % 4;
+            for _ in 0..tail {
+                t.push_str(rng.pick(&byte_pieces));
+            }
+            let mut c = Cursor::new(&t);
+            let got = c.bytes().map(|v| (v, c.pos));
+            assert_eq!(got, oracle::bytes(t.as_bytes()), "{t:?}");
+            admitted_long += usize::from(got.is_some());
+        }
+        assert!(admitted_long > 20_000, "{admitted_long}");
     }
 
     #[test]
