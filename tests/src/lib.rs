@@ -1,1 +1,219 @@
-//! test support
+//! Support shared by the workspace's tests: hand-built type graphs and
+//! random values for them.
+
+/// Builders for hand-made type graphs (display names left empty, as in a
+/// graph read back from a schema document).
+pub mod graph {
+    use spx_schema::graph::{Case, Field, FieldType, Repr, TypeGraph, TypeKind, TypeNode};
+    use spx_schema::Schema;
+
+    /// A field of any type.
+    pub fn field(id: &str, ty: FieldType) -> Field {
+        Field {
+            stable_id: id.into(),
+            name: String::new(),
+            ty,
+        }
+    }
+
+    /// A scalar field.
+    pub fn scalar(id: &str, repr: Repr) -> Field {
+        field(id, FieldType::Scalar(repr))
+    }
+
+    /// A field referring to the type at `index` of the graph.
+    pub fn nested(id: &str, index: usize) -> Field {
+        field(id, FieldType::Nested(index))
+    }
+
+    /// A record.
+    pub fn record(id: &str, fields: Vec<Field>) -> TypeNode {
+        TypeNode {
+            stable_id: id.into(),
+            name: String::new(),
+            kind: TypeKind::Record { fields },
+        }
+    }
+
+    /// A case of a [`variant`].
+    pub fn case(id: &str, fields: Vec<Field>) -> (&str, Vec<Field>) {
+        (id, fields)
+    }
+
+    /// A variant from `(case id, fields)` pairs.
+    pub fn variant(id: &str, cases: Vec<(&str, Vec<Field>)>) -> TypeNode {
+        TypeNode {
+            stable_id: id.into(),
+            name: String::new(),
+            kind: TypeKind::Variant {
+                cases: cases
+                    .into_iter()
+                    .map(|(cid, fields)| Case {
+                        stable_id: cid.into(),
+                        name: String::new(),
+                        fields,
+                    })
+                    .collect(),
+            },
+        }
+    }
+
+    /// The sample graph of the decoder and encoder tests: a record
+    /// `t.inner` (0), a variant `t.shape` (1) with a payload-less case, and
+    /// the root record `t.root` (2) holding every scalar and both.
+    pub fn sample() -> Schema {
+        Schema::from_graph(TypeGraph {
+            types: vec![
+                record(
+                    "t.inner",
+                    vec![scalar("inner.x", Repr::I64), scalar("inner.b", Repr::Bool)],
+                ),
+                variant(
+                    "t.shape",
+                    vec![
+                        case("shape.circle", vec![scalar("circle.r", Repr::U8)]),
+                        case(
+                            "shape.rect",
+                            vec![scalar("rect.w", Repr::I32), scalar("rect.h", Repr::I32)],
+                        ),
+                        case("shape.none", vec![]),
+                    ],
+                ),
+                record(
+                    "t.root",
+                    vec![
+                        scalar("root.flag", Repr::Bool),
+                        scalar("root.i32", Repr::I32),
+                        scalar("root.i64", Repr::I64),
+                        scalar("root.u8", Repr::U8),
+                        scalar("root.u64", Repr::U64),
+                        scalar("root.s", Repr::String),
+                        scalar("root.bytes", Repr::Bytes),
+                        field("outer.inner", FieldType::Nested(0)),
+                        field("root.shape", FieldType::Nested(1)),
+                    ],
+                ),
+            ],
+        })
+        .expect("the sample graph renders")
+    }
+
+    /// The schema of these types (root last).
+    pub fn schema(types: Vec<TypeNode>) -> Schema {
+        Schema::from_graph(TypeGraph { types }).expect("fixture graph renders")
+    }
+}
+
+/// proptest strategies for values of any graph.
+pub mod values {
+    use proptest::prelude::*;
+    use proptest::strategy::{BoxedStrategy, Union};
+    use spx_schema::graph::{Field, FieldType, Repr, TypeGraph, TypeKind};
+    use spx_schema::Value;
+
+    /// Characters for string values: every class FORMAT.md §2 treats apart.
+    pub const CHARS: &[char] = &[
+        'a', 'Z', '0', ' ', '"', '\\', '/', '\n', '\r', '\t', '\u{0}', '\u{8}', '\u{c}', '\u{1f}',
+        '\u{7f}', '\u{80}', '\u{85}', '\u{9f}', '\u{a0}', 'é', '€', '𝄞', '\u{2028}', '\u{feff}',
+        '\u{fffd}', '{', '}', '[', ']', ',', ':',
+    ];
+
+    pub fn arb_char() -> impl Strategy<Value = char> {
+        prop_oneof![
+            3 => prop::sample::select(CHARS),
+            1 => any::<char>(),
+        ]
+    }
+
+    /// Strings: short ones over every character class, sometimes exactly at
+    /// the 4096-byte bound.
+    pub fn arb_string() -> impl Strategy<Value = String> {
+        prop_oneof![
+            20 => prop::collection::vec(arb_char(), 0..12).prop_map(|v| v.into_iter().collect()),
+            1 => Just("a".repeat(4096)),
+            1 => Just("é".repeat(2048)),
+            1 => Just(format!("{}a", "€".repeat(1365))),
+        ]
+    }
+
+    pub fn arb_scalar(r: Repr) -> BoxedStrategy<Value> {
+        match r {
+            Repr::Bool => any::<bool>().prop_map(Value::Bool).boxed(),
+            Repr::I32 => prop_oneof![
+                Just(i32::MIN),
+                Just(i32::MAX),
+                Just(0),
+                Just(-1),
+                any::<i32>()
+            ]
+            .prop_map(|n| Value::I64(i64::from(n)))
+            .boxed(),
+            Repr::I64 => prop_oneof![
+                Just(i64::MIN),
+                Just(i64::MAX),
+                Just(0),
+                Just(-1),
+                any::<i64>()
+            ]
+            .prop_map(Value::I64)
+            .boxed(),
+            Repr::U8 => any::<u8>().prop_map(|n| Value::U64(u64::from(n))).boxed(),
+            Repr::U64 => prop_oneof![
+                Just(0),
+                Just(u64::MAX),
+                Just((1u64 << 53) + 1),
+                any::<u64>()
+            ]
+            .prop_map(Value::U64)
+            .boxed(),
+            Repr::String => arb_string().prop_map(Value::String).boxed(),
+            Repr::Bytes => prop_oneof![
+                20 => prop::collection::vec(any::<u8>(), 0..8),
+                1 => Just(vec![255u8; 4096]),
+            ]
+            .prop_map(Value::Bytes)
+            .boxed(),
+        }
+    }
+
+    pub fn fields_strategy(
+        fields: &[Field],
+        types: &[BoxedStrategy<Value>],
+    ) -> BoxedStrategy<Vec<(String, Value)>> {
+        let ids: Vec<String> = fields.iter().map(|f| f.stable_id.clone()).collect();
+        let parts: Vec<BoxedStrategy<Value>> = fields
+            .iter()
+            .map(|f| match f.ty {
+                FieldType::Scalar(r) => arb_scalar(r),
+                FieldType::Nested(j) => types[j].clone(),
+            })
+            .collect();
+        parts
+            .prop_map(move |vals| ids.iter().cloned().zip(vals).collect())
+            .boxed()
+    }
+
+    /// Random values of the graph's root type (every case of every variant).
+    pub fn arb_value(graph: &TypeGraph) -> BoxedStrategy<Value> {
+        let mut types: Vec<BoxedStrategy<Value>> = Vec::with_capacity(graph.types.len());
+        for t in &graph.types {
+            let s = match &t.kind {
+                TypeKind::Record { fields } => fields_strategy(fields, &types)
+                    .prop_map(Value::Record)
+                    .boxed(),
+                TypeKind::Variant { cases } => Union::new(cases.iter().map(|c| {
+                    let case = c.stable_id.clone();
+                    fields_strategy(&c.fields, &types)
+                        .prop_map(move |fields| Value::Variant {
+                            case: case.clone(),
+                            fields,
+                        })
+                        .boxed()
+                }))
+                .boxed(),
+            };
+            types.push(s);
+        }
+        types.pop().expect("a graph has a root")
+    }
+}

@@ -4,83 +4,16 @@
 use proptest::prelude::*;
 use spx_schema::decode::{decode, decode_fast_path, decode_spec_path};
 use spx_schema::encode::encode;
-use spx_schema::graph::{Case, Field, FieldType, Repr, TypeGraph, TypeKind, TypeNode};
+use spx_schema::graph::{FieldType, Repr, TypeGraph};
 use spx_schema::{Code, Diagnostic, Location, Schema, Value};
 
 // ---------------------------------------------------------------- fixtures
 
-fn field(id: &str, ty: FieldType) -> Field {
-    Field {
-        stable_id: id.into(),
-        name: String::new(),
-        ty,
-    }
-}
-
-fn scalar(id: &str, r: Repr) -> Field {
-    field(id, FieldType::Scalar(r))
-}
-
-fn record(id: &str, fields: Vec<Field>) -> TypeNode {
-    TypeNode {
-        stable_id: id.into(),
-        name: String::new(),
-        kind: TypeKind::Record { fields },
-    }
-}
-
-fn case(id: &str, fields: Vec<Field>) -> Case {
-    Case {
-        stable_id: id.into(),
-        name: String::new(),
-        fields,
-    }
-}
-
-fn variant(id: &str, cases: Vec<Case>) -> TypeNode {
-    TypeNode {
-        stable_id: id.into(),
-        name: String::new(),
-        kind: TypeKind::Variant { cases },
-    }
-}
+use spx_tests::graph::{case, field, record, scalar, variant};
 
 /// inner (0), shape (1), root (2).
 fn schema() -> Schema {
-    Schema::from_graph(TypeGraph {
-        types: vec![
-            record(
-                "t.inner",
-                vec![scalar("inner.x", Repr::I64), scalar("inner.b", Repr::Bool)],
-            ),
-            variant(
-                "t.shape",
-                vec![
-                    case("shape.circle", vec![scalar("circle.r", Repr::U8)]),
-                    case(
-                        "shape.rect",
-                        vec![scalar("rect.w", Repr::I32), scalar("rect.h", Repr::I32)],
-                    ),
-                    case("shape.none", vec![]),
-                ],
-            ),
-            record(
-                "t.root",
-                vec![
-                    scalar("root.flag", Repr::Bool),
-                    scalar("root.i32", Repr::I32),
-                    scalar("root.i64", Repr::I64),
-                    scalar("root.u8", Repr::U8),
-                    scalar("root.u64", Repr::U64),
-                    scalar("root.s", Repr::String),
-                    scalar("root.bytes", Repr::Bytes),
-                    field("outer.inner", FieldType::Nested(0)),
-                    field("root.shape", FieldType::Nested(1)),
-                ],
-            ),
-        ],
-    })
-    .unwrap()
+    spx_tests::graph::sample()
 }
 
 const VALUE: &str = r#"{"fields":{"root.flag":true,"root.i32":"-5","root.i64":"9007199254740993","root.u8":"255","root.u64":"18446744073709551615","root.s":"héllo","root.bytes":[0,1,255],"outer.inner":{"fields":{"inner.x":"7","inner.b":false}},"root.shape":{"case":"shape.rect","fields":{"rect.w":"3","rect.h":"4"}}}}"#;

@@ -4,82 +4,14 @@
 use proptest::prelude::*;
 use spx_schema::decode::decode;
 use spx_schema::encode::{encode, encode_value_into, example};
-use spx_schema::graph::{Case, Field, FieldType, Repr, TypeGraph, TypeKind, TypeNode};
+use spx_schema::graph::{Field, FieldType, Repr, TypeGraph};
 use spx_schema::{Code, Diagnostic, Location, Schema, Value};
 
-fn field(id: &str, ty: FieldType) -> Field {
-    Field {
-        stable_id: id.into(),
-        name: String::new(),
-        ty,
-    }
-}
-
-fn scalar(id: &str, r: Repr) -> Field {
-    field(id, FieldType::Scalar(r))
-}
-
-fn record(id: &str, fields: Vec<Field>) -> TypeNode {
-    TypeNode {
-        stable_id: id.into(),
-        name: String::new(),
-        kind: TypeKind::Record { fields },
-    }
-}
-
-fn variant(id: &str, cases: Vec<(&str, Vec<Field>)>) -> TypeNode {
-    TypeNode {
-        stable_id: id.into(),
-        name: String::new(),
-        kind: TypeKind::Variant {
-            cases: cases
-                .into_iter()
-                .map(|(id, fields)| Case {
-                    stable_id: id.into(),
-                    name: String::new(),
-                    fields,
-                })
-                .collect(),
-        },
-    }
-}
+use spx_tests::graph::{field, record, scalar, variant};
 
 /// inner (0), shape (1), root (2).
 fn schema() -> Schema {
-    Schema::from_graph(TypeGraph {
-        types: vec![
-            record(
-                "t.inner",
-                vec![scalar("inner.x", Repr::I64), scalar("inner.b", Repr::Bool)],
-            ),
-            variant(
-                "t.shape",
-                vec![
-                    ("shape.circle", vec![scalar("circle.r", Repr::U8)]),
-                    (
-                        "shape.rect",
-                        vec![scalar("rect.w", Repr::I32), scalar("rect.h", Repr::I32)],
-                    ),
-                    ("shape.none", vec![]),
-                ],
-            ),
-            record(
-                "t.root",
-                vec![
-                    scalar("root.flag", Repr::Bool),
-                    scalar("root.i32", Repr::I32),
-                    scalar("root.i64", Repr::I64),
-                    scalar("root.u8", Repr::U8),
-                    scalar("root.u64", Repr::U64),
-                    scalar("root.s", Repr::String),
-                    scalar("root.bytes", Repr::Bytes),
-                    field("outer.inner", FieldType::Nested(0)),
-                    field("root.shape", FieldType::Nested(1)),
-                ],
-            ),
-        ],
-    })
-    .unwrap()
+    spx_tests::graph::sample()
 }
 
 fn s(x: &str) -> String {

@@ -1,53 +1,10 @@
 //! Hand-built type graphs shared by the projection and admission tests.
 #![allow(dead_code)]
 
-use spx_schema::graph::{Case, Field, FieldType, Repr, TypeGraph, TypeKind, TypeNode};
+use spx_schema::graph::Repr;
 use spx_schema::Schema;
 
-pub fn field(id: &str, ty: FieldType) -> Field {
-    Field {
-        stable_id: id.into(),
-        name: String::new(),
-        ty,
-    }
-}
-
-pub fn scalar(id: &str, repr: Repr) -> Field {
-    field(id, FieldType::Scalar(repr))
-}
-
-pub fn nested(id: &str, index: usize) -> Field {
-    field(id, FieldType::Nested(index))
-}
-
-pub fn record(id: &str, fields: Vec<Field>) -> TypeNode {
-    TypeNode {
-        stable_id: id.into(),
-        name: String::new(),
-        kind: TypeKind::Record { fields },
-    }
-}
-
-pub fn variant(id: &str, cases: Vec<(&str, Vec<Field>)>) -> TypeNode {
-    TypeNode {
-        stable_id: id.into(),
-        name: String::new(),
-        kind: TypeKind::Variant {
-            cases: cases
-                .into_iter()
-                .map(|(cid, fields)| Case {
-                    stable_id: cid.into(),
-                    name: String::new(),
-                    fields,
-                })
-                .collect(),
-        },
-    }
-}
-
-pub fn schema(types: Vec<TypeNode>) -> Schema {
-    Schema::from_graph(TypeGraph { types }).expect("fixture graph renders")
-}
+pub use spx_tests::graph::{nested, record, scalar, schema, variant};
 
 /// A record holding every scalar and a nested record.
 pub fn scalars() -> Schema {
@@ -180,90 +137,10 @@ pub fn all() -> Vec<(&'static str, Schema)> {
     ]
 }
 
-use proptest::prelude::*;
+use proptest::strategy::BoxedStrategy;
 use spx_schema::Value;
-
-fn leaf_strategy(repr: Repr) -> BoxedStrategy<Value> {
-    match repr {
-        Repr::Bool => any::<bool>().prop_map(Value::Bool).boxed(),
-        Repr::I32 => prop_oneof![
-            Just(i32::MIN),
-            Just(i32::MAX),
-            Just(0),
-            Just(-1),
-            any::<i32>()
-        ]
-        .prop_map(|v| Value::I64(i64::from(v)))
-        .boxed(),
-        Repr::I64 => prop_oneof![Just(i64::MIN), Just(i64::MAX), any::<i64>()]
-            .prop_map(Value::I64)
-            .boxed(),
-        Repr::U8 => prop_oneof![Just(0u8), Just(255u8), any::<u8>()]
-            .prop_map(|v| Value::U64(u64::from(v)))
-            .boxed(),
-        Repr::U64 => prop_oneof![Just(0u64), Just(u64::MAX), any::<u64>()]
-            .prop_map(Value::U64)
-            .boxed(),
-        Repr::String => prop_oneof![
-            "[a-z ]{0,8}",
-            any::<String>(),
-            Just("\u{0}\u{1f}\u{7f}\u{85}\"\\\n\r\t/\u{2028}😀".to_string()),
-            Just("é".repeat(2048)),
-        ]
-        .prop_map(Value::String)
-        .boxed(),
-        Repr::Bytes => prop_oneof![
-            proptest::collection::vec(any::<u8>(), 0..12),
-            Just(vec![255u8; 4096]),
-        ]
-        .prop_map(Value::Bytes)
-        .boxed(),
-    }
-}
-
-fn fields_strategy(
-    fields: &[Field],
-    made: &[BoxedStrategy<Value>],
-) -> BoxedStrategy<Vec<(String, Value)>> {
-    let parts: Vec<BoxedStrategy<(String, Value)>> = fields
-        .iter()
-        .map(|f| {
-            let id = f.stable_id.clone();
-            let s = match f.ty {
-                FieldType::Scalar(r) => leaf_strategy(r),
-                FieldType::Nested(i) => made[i].clone(),
-            };
-            s.prop_map(move |v| (id.clone(), v)).boxed()
-        })
-        .collect();
-    parts.boxed()
-}
 
 /// Values of the root type: every value this yields fits the schema.
 pub fn values(schema: &Schema) -> BoxedStrategy<Value> {
-    let mut made: Vec<BoxedStrategy<Value>> = Vec::new();
-    for node in &schema.graph().types {
-        let s = match &node.kind {
-            TypeKind::Record { fields } => fields_strategy(fields, &made)
-                .prop_map(Value::Record)
-                .boxed(),
-            TypeKind::Variant { cases } => {
-                let alts: Vec<BoxedStrategy<Value>> = cases
-                    .iter()
-                    .map(|c| {
-                        let id = c.stable_id.clone();
-                        fields_strategy(&c.fields, &made)
-                            .prop_map(move |fields| Value::Variant {
-                                case: id.clone(),
-                                fields,
-                            })
-                            .boxed()
-                    })
-                    .collect();
-                proptest::strategy::Union::new(alts).boxed()
-            }
-        };
-        made.push(s);
-    }
-    made.pop().expect("a graph has a root")
+    spx_tests::values::arb_value(schema.graph())
 }

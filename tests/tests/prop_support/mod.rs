@@ -4,23 +4,16 @@
 #![allow(dead_code)]
 
 use proptest::prelude::*;
-use proptest::strategy::{BoxedStrategy, Union};
 use spx_schema::graph::{Case, Field, FieldType, Repr, TypeGraph, TypeKind, TypeNode};
 use spx_schema::quote::quote;
 use spx_schema::{Schema, Value};
+pub use spx_tests::values::arb_value;
 
 /// Pieces of stable ids: plain text, characters that need JSON escaping,
 /// JSON Pointer escaping (`/`, `~`), percent-encoding, and non-ASCII.
 const ID_PIECES: &[&str] = &[
     "a", "Z", ".", "_", "/", "~", "~0", "~1", " ", "\"", "\\", "\t", "\n", "\u{1f}", "\u{7f}",
     "\u{85}", "é", "𝄞", "%", "#", "fields", "case",
-];
-
-/// Characters for string values: every class FORMAT.md §2 treats apart.
-const CHARS: &[char] = &[
-    'a', 'Z', '0', ' ', '"', '\\', '/', '\n', '\r', '\t', '\u{0}', '\u{8}', '\u{c}', '\u{1f}',
-    '\u{7f}', '\u{80}', '\u{85}', '\u{9f}', '\u{a0}', 'é', '€', '𝄞', '\u{2028}', '\u{feff}',
-    '\u{fffd}', '{', '}', '[', ']', ',', ':',
 ];
 
 const REPRS: [Repr; 7] = [
@@ -227,105 +220,6 @@ pub fn arb_graph() -> impl Strategy<Value = TypeGraph> {
 /// Random schemas (graphs rendered by `Schema::from_graph`).
 pub fn arb_schema() -> impl Strategy<Value = Schema> {
     arb_graph().prop_map(|g| Schema::from_graph(g).expect("a small graph renders"))
-}
-
-fn arb_char() -> impl Strategy<Value = char> {
-    prop_oneof![
-        3 => prop::sample::select(CHARS),
-        1 => any::<char>(),
-    ]
-}
-
-/// Strings: short ones over every character class, sometimes exactly at
-/// the 4096-byte bound.
-pub fn arb_string() -> impl Strategy<Value = String> {
-    prop_oneof![
-        20 => prop::collection::vec(arb_char(), 0..12).prop_map(|v| v.into_iter().collect()),
-        1 => Just("a".repeat(4096)),
-        1 => Just("é".repeat(2048)),
-        1 => Just(format!("{}a", "€".repeat(1365))),
-    ]
-}
-
-fn arb_scalar(r: Repr) -> BoxedStrategy<Value> {
-    match r {
-        Repr::Bool => any::<bool>().prop_map(Value::Bool).boxed(),
-        Repr::I32 => prop_oneof![
-            Just(i32::MIN),
-            Just(i32::MAX),
-            Just(0),
-            Just(-1),
-            any::<i32>()
-        ]
-        .prop_map(|n| Value::I64(i64::from(n)))
-        .boxed(),
-        Repr::I64 => prop_oneof![
-            Just(i64::MIN),
-            Just(i64::MAX),
-            Just(0),
-            Just(-1),
-            any::<i64>()
-        ]
-        .prop_map(Value::I64)
-        .boxed(),
-        Repr::U8 => any::<u8>().prop_map(|n| Value::U64(u64::from(n))).boxed(),
-        Repr::U64 => prop_oneof![
-            Just(0),
-            Just(u64::MAX),
-            Just((1u64 << 53) + 1),
-            any::<u64>()
-        ]
-        .prop_map(Value::U64)
-        .boxed(),
-        Repr::String => arb_string().prop_map(Value::String).boxed(),
-        Repr::Bytes => prop_oneof![
-            20 => prop::collection::vec(any::<u8>(), 0..8),
-            1 => Just(vec![255u8; 4096]),
-        ]
-        .prop_map(Value::Bytes)
-        .boxed(),
-    }
-}
-
-fn fields_strategy(
-    fields: &[Field],
-    types: &[BoxedStrategy<Value>],
-) -> BoxedStrategy<Vec<(String, Value)>> {
-    let ids: Vec<String> = fields.iter().map(|f| f.stable_id.clone()).collect();
-    let parts: Vec<BoxedStrategy<Value>> = fields
-        .iter()
-        .map(|f| match f.ty {
-            FieldType::Scalar(r) => arb_scalar(r),
-            FieldType::Nested(j) => types[j].clone(),
-        })
-        .collect();
-    parts
-        .prop_map(move |vals| ids.iter().cloned().zip(vals).collect())
-        .boxed()
-}
-
-/// Random values of the graph's root type (every case of every variant).
-pub fn arb_value(graph: &TypeGraph) -> BoxedStrategy<Value> {
-    let mut types: Vec<BoxedStrategy<Value>> = Vec::with_capacity(graph.types.len());
-    for t in &graph.types {
-        let s = match &t.kind {
-            TypeKind::Record { fields } => fields_strategy(fields, &types)
-                .prop_map(Value::Record)
-                .boxed(),
-            TypeKind::Variant { cases } => Union::new(cases.iter().map(|c| {
-                let case = c.stable_id.clone();
-                fields_strategy(&c.fields, &types)
-                    .prop_map(move |fields| Value::Variant {
-                        case: case.clone(),
-                        fields,
-                    })
-                    .boxed()
-            }))
-            .boxed(),
-        };
-        types.push(s);
-    }
-    types.pop().expect("a graph has a root")
 }
 
 /// A random schema with a random value of its root type.
