@@ -1070,6 +1070,8 @@ mod tests {
         let string_pieces = [
             "a",
             "abcdefghijklmnop",
+            "abcdefg",
+            "abcdefghijklmnopqrstuvwxyz01234",
             " ",
             "\"",
             "\\",
@@ -1176,6 +1178,49 @@ mod tests {
             admitted_long += usize::from(got.is_some());
         }
         assert!(admitted_long > 20_000, "{admitted_long}");
+
+        // Every escape, special character and defect at every offset of an
+        // 8-, 16- and 32-byte block (for a wider scan or fixed-size copies
+        // of short runs), after runs of lengths around those sizes, with
+        // the string followed by more of the document or ending it (the
+        // blocks and copies that do not fit).
+        let special = [
+            "\\n",
+            "\\\"",
+            "\\u0085",
+            "\\u007f",
+            "\\u0009",
+            "\\b",
+            "\u{a0}",
+            "\u{85}",
+            "é",
+            "日本語",
+            "\u{0}",
+            "\u{7f}",
+            "\"",
+            "\\",
+        ];
+        let mut admitted_positions = 0;
+        for k in 0..70 {
+            let pad = &"abcdefghijklmnopqrstuvwxyz0123456789".repeat(2)[..k];
+            for sp in special {
+                for m in [0, 1, 15, 16, 17, 31, 32, 33, 40] {
+                    let after = &"ABCDEFGHIJKLMNOPQRSTUVWXYZ".repeat(2)[..m];
+                    for end in [
+                        "\"",
+                        "\"}\n",
+                        "\",\"x\":\"ABCDEFGHIJKLMNOPQRSTUVWXYZ\"}\n",
+                        "",
+                    ] {
+                        let t = format!("\"{pad}{sp}{after}{sp}{pad}{end}");
+                        let got = string(&t);
+                        assert_eq!(got, oracle::string(t.as_bytes()), "{t:?}");
+                        admitted_positions += usize::from(got.is_some());
+                    }
+                }
+            }
+        }
+        assert!(admitted_positions > 10_000, "{admitted_positions}");
     }
 
     #[test]
