@@ -1283,56 +1283,9 @@ fn mismatch_detail_names_the_place() {
 
 // ---------------------------------------------------------------- round trips and agreement
 
+/// Random values of the sample graph (every case, boundary scalars).
 fn arb_value() -> impl Strategy<Value = Value> {
-    let s = |x: &str| x.to_string();
-    let shape = prop_oneof![
-        any::<u8>().prop_map(move |r| Value::Variant {
-            case: "shape.circle".into(),
-            fields: vec![("circle.r".into(), Value::U64(r.into()))]
-        }),
-        (any::<i32>(), any::<i32>()).prop_map(|(w, h)| Value::Variant {
-            case: "shape.rect".into(),
-            fields: vec![
-                ("rect.w".into(), Value::I64(w.into())),
-                ("rect.h".into(), Value::I64(h.into()))
-            ]
-        }),
-        Just(Value::Variant {
-            case: "shape.none".into(),
-            fields: vec![]
-        }),
-    ];
-    (
-        any::<bool>(),
-        any::<i32>(),
-        any::<i64>(),
-        any::<u8>(),
-        any::<u64>(),
-        ".{0,40}",
-        proptest::collection::vec(any::<u8>(), 0..40),
-        any::<i64>(),
-        any::<bool>(),
-        shape,
-    )
-        .prop_map(move |(b, a, c, d, e, st, by, x, ib, sh)| {
-            Value::Record(vec![
-                (s("root.flag"), Value::Bool(b)),
-                (s("root.i32"), Value::I64(a.into())),
-                (s("root.i64"), Value::I64(c)),
-                (s("root.u8"), Value::U64(d.into())),
-                (s("root.u64"), Value::U64(e)),
-                (s("root.s"), Value::String(st)),
-                (s("root.bytes"), Value::Bytes(by)),
-                (
-                    s("outer.inner"),
-                    Value::Record(vec![
-                        (s("inner.x"), Value::I64(x)),
-                        (s("inner.b"), Value::Bool(ib)),
-                    ]),
-                ),
-                (s("root.shape"), sh),
-            ])
-        })
+    spx_tests::values::arb_value(schema().graph())
 }
 
 proptest! {

@@ -484,65 +484,9 @@ fn example_is_valid_and_illustrative() {
     assert!(encode(&rec, &v).is_err());
 }
 
-fn arb_string() -> impl Strategy<Value = String> {
-    prop_oneof![
-        ".{0,30}",
-        proptest::collection::vec(
-            prop_oneof![
-                Just('\u{0}'),
-                Just('\n'),
-                Just('"'),
-                Just('\\'),
-                Just('\u{7f}'),
-                Just('\u{85}'),
-                Just('\u{2028}'),
-                Just('😀'),
-                Just('/'),
-                any::<char>()
-            ],
-            0..20
-        )
-        .prop_map(|cs| cs.into_iter().collect()),
-    ]
-}
-
+/// Random values of the sample graph (every case, boundary scalars).
 fn arb_value() -> impl Strategy<Value = Value> {
-    let shape = prop_oneof![
-        any::<u8>().prop_map(|r| Value::Variant {
-            case: s("shape.circle"),
-            fields: vec![(s("circle.r"), Value::U64(r.into()))]
-        }),
-        (any::<i32>(), any::<i32>()).prop_map(|(w, h)| rect(w.into(), h.into())),
-        Just(Value::Variant {
-            case: s("shape.none"),
-            fields: vec![]
-        }),
-    ];
-    (
-        any::<bool>(),
-        any::<i32>(),
-        any::<i64>(),
-        any::<u8>(),
-        any::<u64>(),
-        arb_string(),
-        proptest::collection::vec(any::<u8>(), 0..64),
-        any::<i64>(),
-        any::<bool>(),
-        shape,
-    )
-        .prop_map(|(b, a, c, d, e, st, by, x, ib, sh)| {
-            Value::Record(vec![
-                (s("root.flag"), Value::Bool(b)),
-                (s("root.i32"), Value::I64(a.into())),
-                (s("root.i64"), Value::I64(c)),
-                (s("root.u8"), Value::U64(d.into())),
-                (s("root.u64"), Value::U64(e)),
-                (s("root.s"), Value::String(st)),
-                (s("root.bytes"), Value::Bytes(by)),
-                (s("outer.inner"), inner(x, ib)),
-                (s("root.shape"), sh),
-            ])
-        })
+    spx_tests::values::arb_value(schema().graph())
 }
 
 proptest! {
