@@ -29,8 +29,6 @@
 
 pub mod admit;
 pub mod binding;
-#[cfg(feature = "codegen")]
-pub mod codegen;
 pub mod decode;
 pub mod derive;
 pub mod diag;

@@ -2,11 +2,11 @@
 //! names) into Rust items.
 
 use super::names::{camel, ident, snake};
-use crate::graph::{Field, FieldType, Repr, TypeKind, TypeNode};
-use crate::quote::quote as q;
-use crate::schema::Schema;
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
+use spx_schema::graph::{Field, FieldType, Repr, TypeKind, TypeNode};
+use spx_schema::quote::quote as q;
+use spx_schema::Schema;
 use std::collections::HashMap;
 
 /// A display name that cannot become a Rust identifier, or two that

@@ -1,4 +1,9 @@
-//! Rust code generation for `spx_interaction!` (feature `codegen`).
+//! # spx-codegen — Rust code generation for `spx_interaction!`
+//!
+//! A plain library on `proc_macro2` (as `typify-impl` and
+//! `sqlx-macros-core` are): the proc-macro crate `spx-macros` parses its
+//! input and calls [`expand`]; benchmarks and golden tests call it directly.
+//! The engine, `spx-schema`, knows nothing of syn.
 //!
 //! Pipeline, one module per stage (as in thiserror-impl):
 //!
@@ -13,6 +18,9 @@
 //! calls [`expand`]. Every mistake becomes a `compile_error!` on the macro
 //! argument it concerns; a span cannot point into a `.spx` file, so the text
 //! starts with `path:line:col` (the path as the user wrote it).
+
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 pub mod emit;
 pub mod input;

@@ -198,7 +198,7 @@ fn parse_lit(input: ParseStream<'_>, errors: &mut Vec<syn::Error>) -> syn::Resul
 }
 
 /// `sha256:` and 64 lowercase hex digits.
-pub(crate) fn is_digest(s: &str) -> bool {
+pub fn is_digest(s: &str) -> bool {
     s.strip_prefix("sha256:").is_some_and(|h| {
         h.len() == 64
             && h.bytes()

@@ -2,11 +2,11 @@
 
 use super::emit::RootExtras;
 use super::input::MacroInput;
-use crate::binding::Snapshot;
-use crate::diag::{Code, Diagnostic, Location};
-use crate::lock::{self, Lock};
-use crate::schema::Schema;
-use crate::source::{Module, Pos};
+use spx_schema::binding::Snapshot;
+use spx_schema::diag::{Code, Diagnostic, Location};
+use spx_schema::lock::{self, Lock};
+use spx_schema::source::{Module, Pos};
+use spx_schema::Schema;
 use std::path::{Path, PathBuf};
 
 /// A display name cannot become a Rust identifier, or two collide
@@ -210,7 +210,7 @@ pub fn load(input: &MacroInput, manifest_dir: Option<&Path>) -> Loaded {
             )),
             Some(p) if p != schema.digest() => {
                 let pinned_doc = lock::read_pinned_schema(dir, &root).filter(|s| s.digest() == p);
-                let msg = crate::diff::drift_message(&root, &p, pinned_doc.as_ref(), &schema, &hint);
+                let msg = spx_schema::diff::drift_message(&root, &p, pinned_doc.as_ref(), &schema, &hint);
                 let mut text = format!(
                     "{display}: error[{}]: the schema of root `{root}` no longer has its pinned digest (rule `lock.drift`)",
                     lock::LOCK_DRIFT
@@ -223,7 +223,7 @@ pub fn load(input: &MacroInput, manifest_dir: Option<&Path>) -> Loaded {
             }
             Some(_) => {}
         }
-        let provider_json_schema = crate::project::draft2020(&schema);
+        let provider_json_schema = spx_schema::project::draft2020(&schema);
         roots.push((
             schema,
             RootExtras {
