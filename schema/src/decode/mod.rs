@@ -116,8 +116,16 @@ pub fn decode_fast_path(schema: &Schema, bytes: &[u8]) -> Option<Decoded> {
     })
 }
 
-/// Steps 1–2.
-fn bounded_utf8(bytes: &[u8]) -> Result<&str, Diagnostic> {
+/// Steps 3–10 alone, on text that already passed steps 1–2 (at most
+/// 65536 bytes, UTF-8): the spec-ordered path without the fast path and
+/// without a second UTF-8 check. The generated decoders call it after their
+/// own fast path failed on text they had already validated.
+pub fn decode_text_spec_path(schema: &Schema, text: &str) -> Result<Decoded, Diagnostic> {
+    spec_path(schema, text)
+}
+
+/// Steps 1–2 of FORMAT.md §7: the size bound, then UTF-8.
+pub fn bounded_utf8(bytes: &[u8]) -> Result<&str, Diagnostic> {
     if bytes.len() > limits::MAX_DOCUMENT_BYTES {
         return Err(Diagnostic::z206("document_bytes")
             .at_pointer("")
