@@ -55,8 +55,14 @@ fn render_fields(out: &mut String, graph: &TypeGraph, fields: &[Field]) {
                     out.push_str(max);
                     out.push('"');
                 }
-                if matches!(r, Repr::String | Repr::Bytes) {
-                    out.push_str(",\"max_bytes\":4096");
+                let max_bytes = match r {
+                    Repr::String => Some(limits::MAX_STRING_BYTES),
+                    Repr::Bytes => Some(limits::MAX_BYTES_LEN),
+                    _ => None,
+                };
+                if let Some(n) = max_bytes {
+                    out.push_str(",\"max_bytes\":");
+                    out.push_str(&n.to_string());
                 }
                 out.push('}');
             }
@@ -105,7 +111,21 @@ fn render_types(out: &mut String, graph: &TypeGraph) {
     out.push(']');
 }
 
-const WIRE: &str = "{\"closed_objects\":true,\"key_order\":\"declaration_order\",\"exact_integer_encoding\":\"decimal_string\",\"bytes_encoding\":\"byte_array_u8\",\"max_document_bytes\":65536,\"max_string_field_bytes\":4096,\"max_bytes_field_bytes\":4096,\"max_types\":64,\"max_depth\":16}";
+/// Appends the `wire` object of FORMAT.md §5, written from the named
+/// limits so that each bound is spelled once.
+fn render_wire(out: &mut String) {
+    use std::fmt::Write as _;
+    // Writing to a String cannot fail.
+    let _ = write!(
+        out,
+        "{{\"closed_objects\":true,\"key_order\":\"declaration_order\",\"exact_integer_encoding\":\"decimal_string\",\"bytes_encoding\":\"byte_array_u8\",\"max_document_bytes\":{},\"max_string_field_bytes\":{},\"max_bytes_field_bytes\":{},\"max_types\":{},\"max_depth\":{}}}",
+        limits::MAX_DOCUMENT_BYTES,
+        limits::MAX_STRING_BYTES,
+        limits::MAX_BYTES_LEN,
+        limits::MAX_TYPES,
+        limits::MAX_DEPTH,
+    );
+}
 
 pub(crate) fn render_schema(graph: TypeGraph) -> Result<Schema, Diagnostic> {
     // A derived graph always holds its root; a hand-built empty one has none.
@@ -125,14 +145,16 @@ pub(crate) fn render_schema(graph: TypeGraph) -> Result<Schema, Diagnostic> {
     let revision = digest(limits::REVISION_DOMAIN, body.as_bytes());
 
     let mut doc = String::with_capacity(types.len() + 2048);
-    doc.push_str("{\"schema\":\"semaprax.agent-interaction-schema.v1\",\"root_type_id\":");
+    doc.push_str("{\"schema\":");
+    quote_into(&mut doc, limits::SCHEMA_ID);
+    doc.push_str(",\"root_type_id\":");
     quote_into(&mut doc, root);
     doc.push_str(",\"root_type_revision\":");
     quote_into(&mut doc, &revision);
     doc.push_str(",\"types\":");
     doc.push_str(&types);
     doc.push_str(",\"wire\":");
-    doc.push_str(WIRE);
+    render_wire(&mut doc);
     doc.push_str(",\"nonclaims\":[");
     for (i, n) in NONCLAIMS.iter().enumerate() {
         if i > 0 {
@@ -236,4 +258,21 @@ pub(crate) fn parse_schema_document(bytes: &[u8]) -> Result<Schema, Diagnostic> 
         return Err(z204("schema.replay"));
     }
     Ok(schema)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `wire` object, written from the named limits, is exactly the
+    /// literal of FORMAT.md §5.
+    #[test]
+    fn wire_is_the_specified_literal() {
+        let mut out = String::new();
+        render_wire(&mut out);
+        assert_eq!(
+            out,
+            "{\"closed_objects\":true,\"key_order\":\"declaration_order\",\"exact_integer_encoding\":\"decimal_string\",\"bytes_encoding\":\"byte_array_u8\",\"max_document_bytes\":65536,\"max_string_field_bytes\":4096,\"max_bytes_field_bytes\":4096,\"max_types\":64,\"max_depth\":16}"
+        );
+    }
 }

@@ -451,6 +451,9 @@ fn on_a_cycle(edges: &[Vec<usize>]) -> Vec<bool> {
         .collect()
 }
 
+/// The declaration checks, as a list of named phases run in this order
+/// (serde_derive's `check.rs` style). Errors are sorted by position at the
+/// end (stably, so phases break ties in this order).
 pub(crate) fn check(path: &str, raw: RawModule) -> Result<Module, Vec<Diagnostic>> {
     let mut c = Checker {
         path,
@@ -461,333 +464,18 @@ pub(crate) fn check(path: &str, raw: RawModule) -> Result<Module, Vec<Diagnostic
         poisoned: HashSet::new(),
         arities: Vec::new(),
     };
-
-    // Names: reserved names, duplicate types, aliases.
     let prelude = prelude();
-    let n = raw.decls.len();
-    c.arities = raw
-        .decls
-        .iter()
-        .map(|d| d.params.len())
-        .chain(prelude.iter().map(|p| p.params.len()))
-        .collect();
-    for (k, p) in prelude.iter().enumerate() {
-        c.types.insert(p.name.clone(), n + k);
-    }
-    let mut first_pos: HashMap<String, Pos> = HashMap::new();
-    for (i, d) in raw.decls.iter().enumerate() {
-        if reserved(&d.name) {
-            c.error(
-                codes::RESERVED_NAME,
-                "decl.reserved_name",
-                format!(
-                    "`{}` is a compiler-owned type name and cannot be declared",
-                    d.name
-                ),
-                d.pos,
-            );
-            continue;
-        }
-        match first_pos.get(&d.name) {
-            Some(first) => {
-                let first = *first;
-                c.error(
-                    codes::DUPLICATE_NAME,
-                    "decl.duplicate_name",
-                    format!(
-                        "a type named `{}` is already declared at {}:{}",
-                        d.name, first.line, first.column
-                    ),
-                    d.pos,
-                );
-            }
-            None => {
-                first_pos.insert(d.name.clone(), d.pos);
-                c.types.insert(d.name.clone(), i);
-            }
-        }
-    }
-    for u in raw.uses.iter().filter(|u| u.kind == "type") {
-        if let Some(first) = first_pos.get(&u.alias) {
-            let first = *first;
-            c.error(
-                codes::DUPLICATE_NAME,
-                "decl.duplicate_name",
-                format!(
-                    "`{}` is both a `use type` alias and a type declared at {}:{}",
-                    u.alias, first.line, first.column
-                ),
-                u.pos,
-            );
-        } else if reserved(&u.alias) || c.aliases.contains_key(&u.alias) {
-            c.error(
-                codes::DUPLICATE_NAME,
-                "decl.duplicate_name",
-                format!("the type name `{}` is already taken", u.alias),
-                u.pos,
-            );
-        } else {
-            c.aliases.insert(u.alias.clone(), u.id.clone());
-        }
-    }
-
+    c.declare_names(&raw, &prelude);
     let mut decls: Vec<TypeDecl> = raw.decls.iter().map(|d| c.decl(&raw.name, d)).collect();
     decls.extend(prelude);
-
-    // Stable ids: duplicates among types, fields and cases (prelude
-    // included, claimed first), NUL.
-    let mut ids: HashMap<&str, (Pos, bool)> = HashMap::new();
-    for d in decls.iter().filter(|d| d.prelude) {
-        ids.insert(&d.stable_id, (Pos::default(), true));
-        for k in &d.cases {
-            ids.insert(&k.stable_id, (Pos::default(), true));
-            for f in &k.fields {
-                ids.insert(&f.stable_id, (Pos::default(), true));
-            }
-        }
-    }
-    let mut id_errors = Vec::new();
-    for d in decls.iter().filter(|d| !d.prelude) {
-        let mut items: Vec<(&str, bool, Pos)> = vec![(&d.stable_id, d.persistent, d.pos)];
-        items.extend(
-            d.fields
-                .iter()
-                .map(|f| (f.stable_id.as_str(), f.persistent, f.pos)),
-        );
-        for k in &d.cases {
-            items.push((&k.stable_id, k.persistent, k.pos));
-            items.extend(
-                k.fields
-                    .iter()
-                    .map(|f| (f.stable_id.as_str(), f.persistent, f.pos)),
-            );
-        }
-        for (id, persistent, pos) in items {
-            if persistent && id.contains('\0') {
-                id_errors.push((
-                    "decl.id_nul",
-                    format!(
-                        "stable id {} contains a NUL character",
-                        crate::quote::quote(id)
-                    ),
-                    pos,
-                ));
-            }
-            match ids.get(id) {
-                Some((first, first_persistent)) if persistent || *first_persistent => {
-                    let place = if *first == Pos::default() {
-                        "by the prelude".to_owned()
-                    } else {
-                        format!("at {}:{}", first.line, first.column)
-                    };
-                    id_errors.push((
-                        "decl.duplicate_id",
-                        format!(
-                            "stable id {} is already declared {place}",
-                            crate::quote::quote(id)
-                        ),
-                        pos,
-                    ));
-                }
-                Some(_) => {} // two automatic ids: a duplicate name, reported above
-                None => {
-                    ids.insert(id, (pos, persistent));
-                }
-            }
-        }
-    }
-    for (rule, msg, pos) in id_errors {
-        c.error(codes::DUPLICATE_ID, rule, msg, pos);
-    }
-
-    // SPX-T287, SPX-T223, SPX-T215, SPX-T217 on the module's own declarations.
-    for d in decls.iter().filter(|d| !d.prelude) {
-        let all = d
-            .fields
-            .iter()
-            .chain(d.cases.iter().flat_map(|k| k.fields.iter()));
-        for f in all {
-            if !c.poisoned.contains(&f.pos) && contains_fn(&f.ty) {
-                c.error(
-                    codes::FUNCTION_FIELD,
-                    "decl.function_field",
-                    format!("field `{}` has a function type; function values cannot be stored in fields", f.name),
-                    f.pos,
-                );
-                c.poisoned.insert(f.pos);
-            }
-        }
-    }
+    c.check_stable_ids(&decls);
+    c.check_function_fields(&decls);
     let poisoned = c.poisoned.clone();
     for d in decls.iter().filter(|d| !d.prelude) {
-        if d.kind == DeclKind::Record {
-            for f in d.fields.iter().filter(|f| !poisoned.contains(&f.pos)) {
-                if !d.params.is_empty() {
-                    let ok = matches!(
-                        &f.ty,
-                        TypeExpr::Builtin(Builtin::I64 | Builtin::Bool)
-                            | TypeExpr::Named {
-                                target: Target::Param,
-                                ..
-                            }
-                    );
-                    if !ok {
-                        c.error(
-                            codes::GENERIC_RECORD,
-                            "decl.generic_record_field",
-                            format!(
-                                "field `{}` of the generic record `{}` must be `i64`, `bool` or a type parameter of the record",
-                                f.name, d.name
-                            ),
-                            f.pos,
-                        );
-                    }
-                } else if instantiates_generic_record(&decls, &f.ty) {
-                    c.error(
-                        codes::GENERIC_RECORD,
-                        "decl.generic_record_instance",
-                        format!(
-                            "field `{}` is typed with an instance of a generic record",
-                            f.name
-                        ),
-                        f.pos,
-                    );
-                }
-            }
-        }
-        if d.kind == DeclKind::Variant {
-            if d.cases.is_empty() {
-                c.error(
-                    codes::COPY_VARIANTS,
-                    "decl.empty_variant",
-                    format!("variant `{}` has no cases", d.name),
-                    d.pos,
-                );
-            }
-            let payload = || d.cases.iter().flat_map(|k| k.fields.iter());
-            let owned_ok = d.params.is_empty()
-                && payload()
-                    .any(|f| matches!(f.ty, TypeExpr::Builtin(Builtin::String | Builtin::Bytes)));
-            for f in payload().filter(|f| !poisoned.contains(&f.pos)) {
-                let ok = match &f.ty {
-                    TypeExpr::Builtin(b) => {
-                        b.is_copy_scalar()
-                            || (owned_ok && matches!(b, Builtin::String | Builtin::Bytes))
-                    }
-                    TypeExpr::Named {
-                        target: Target::Param,
-                        ..
-                    } => true,
-                    // Foreign: not resolved by this profile; derivation
-                    // refuses it as type.unresolved.
-                    TypeExpr::Named {
-                        target: Target::Alias { .. },
-                        ..
-                    } => true,
-                    TypeExpr::Named {
-                        target: Target::Decl(j),
-                        args,
-                        ..
-                    } => args.is_empty() && copy_only_record(&decls, *j),
-                    TypeExpr::Array { .. } | TypeExpr::Slice(_) | TypeExpr::Fn { .. } => false,
-                };
-                if !ok {
-                    c.error(
-                        codes::COPY_VARIANTS,
-                        "decl.copy_variant_payload",
-                        format!(
-                            "payload field `{}` of variant `{}` is not admitted: a case payload must be a Copy scalar (bool i32 i64 u8 usize char f32 f64), a type parameter of the variant, or a monomorphic record of Copy scalars (string and Bytes only in a monomorphic variant)",
-                            f.name, d.name
-                        ),
-                        f.pos,
-                    );
-                }
-            }
-        }
+        c.check_generic_record(&decls, d, &poisoned);
+        c.check_variant_payloads(&decls, d, &poisoned);
     }
-
-    // SPX-T217: a record reaching itself by value.
-    let edges: Vec<Vec<usize>> = decls
-        .iter()
-        .map(|d| {
-            let mut out = Vec::new();
-            if d.kind == DeclKind::Record {
-                for f in &d.fields {
-                    by_value_records(&decls, &f.ty, &mut out);
-                }
-            }
-            out
-        })
-        .collect();
-    let cyclic = on_a_cycle(&edges);
-    let explain = cyclic.iter().filter(|c| **c).count() <= 256;
-    for (r, d) in decls.iter().enumerate() {
-        if d.kind != DeclKind::Record || d.prelude || !cyclic.get(r).copied().unwrap_or(false) {
-            continue;
-        }
-        if !explain {
-            c.error(
-                codes::RECURSIVE_RECORD,
-                "decl.recursive_record",
-                format!(
-                    "record `{}` contains itself by value; it would have infinite size",
-                    d.name
-                ),
-                d.pos,
-            );
-            continue;
-        }
-        // Breadth-first search from r's successors back to r, with parents
-        // for the message.
-        let mut parent: HashMap<usize, usize> = HashMap::new();
-        let mut queue: std::collections::VecDeque<usize> = std::collections::VecDeque::new();
-        for &s in edges.get(r).into_iter().flatten() {
-            if let std::collections::hash_map::Entry::Vacant(e) = parent.entry(s) {
-                e.insert(r);
-                queue.push_back(s);
-            }
-        }
-        let mut found = parent.contains_key(&r);
-        while let (false, Some(x)) = (found, queue.pop_front()) {
-            for &s in edges.get(x).into_iter().flatten() {
-                if let std::collections::hash_map::Entry::Vacant(e) = parent.entry(s) {
-                    e.insert(x);
-                    if s == r {
-                        found = true;
-                        break;
-                    }
-                    queue.push_back(s);
-                }
-            }
-        }
-        if found {
-            let mut chain = vec![d.name.clone()];
-            let mut x = parent.get(&r).copied();
-            while let Some(p) = x {
-                if p == r || chain.len() > decls.len() {
-                    break;
-                }
-                chain.push(decls.get(p).map_or(String::new(), |t| t.name.clone()));
-                x = parent.get(&p).copied();
-            }
-            chain.push(d.name.clone());
-            let last = chain.len() - 1;
-            if let Some(middle) = chain.get_mut(1..last) {
-                middle.reverse();
-            }
-            c.error(
-                codes::RECURSIVE_RECORD,
-                "decl.recursive_record",
-                format!(
-                    "record `{}` contains itself by value ({}); it would have infinite size",
-                    d.name,
-                    chain.join(" -> ")
-                ),
-                d.pos,
-            );
-        }
-    }
-
+    c.check_recursive_records(&decls);
     if c.errors.is_empty() {
         Ok(Module {
             path: path.to_owned(),
@@ -798,5 +486,367 @@ pub(crate) fn check(path: &str, raw: RawModule) -> Result<Module, Vec<Diagnostic
     } else {
         c.errors.sort_by_key(|(p, _)| (p.line, p.column));
         Err(c.errors.into_iter().map(|(_, d)| d).collect())
+    }
+}
+
+/// Every stable id a declaration introduces (its own, its fields', its
+/// cases' and their fields'), with whether it is persistent and where.
+fn declared_ids(d: &TypeDecl) -> Vec<(&str, bool, Pos)> {
+    let mut items: Vec<(&str, bool, Pos)> = vec![(&d.stable_id, d.persistent, d.pos)];
+    items.extend(
+        d.fields
+            .iter()
+            .map(|f| (f.stable_id.as_str(), f.persistent, f.pos)),
+    );
+    for k in &d.cases {
+        items.push((&k.stable_id, k.persistent, k.pos));
+        items.extend(
+            k.fields
+                .iter()
+                .map(|f| (f.stable_id.as_str(), f.persistent, f.pos)),
+        );
+    }
+    items
+}
+
+/// The shortest chain of record names by which record `r` reaches itself
+/// (`A -> B -> A`), if it does: a breadth-first search from `r`'s
+/// successors back to `r`, with parents for the message.
+fn cycle_chain(decls: &[TypeDecl], edges: &[Vec<usize>], r: usize) -> Option<String> {
+    use std::collections::hash_map::Entry;
+    let mut parent: HashMap<usize, usize> = HashMap::new();
+    let mut queue: std::collections::VecDeque<usize> = std::collections::VecDeque::new();
+    for &s in edges.get(r).into_iter().flatten() {
+        if let Entry::Vacant(e) = parent.entry(s) {
+            e.insert(r);
+            queue.push_back(s);
+        }
+    }
+    let mut found = parent.contains_key(&r);
+    while let (false, Some(x)) = (found, queue.pop_front()) {
+        for &s in edges.get(x).into_iter().flatten() {
+            if let Entry::Vacant(e) = parent.entry(s) {
+                e.insert(x);
+                if s == r {
+                    found = true;
+                    break;
+                }
+                queue.push_back(s);
+            }
+        }
+    }
+    if !found {
+        return None;
+    }
+    let name = |i: usize| decls.get(i).map_or(String::new(), |t| t.name.clone());
+    let mut chain = vec![name(r)];
+    let mut x = parent.get(&r).copied();
+    while let Some(p) = x {
+        if p == r || chain.len() > decls.len() {
+            break;
+        }
+        chain.push(name(p));
+        x = parent.get(&p).copied();
+    }
+    chain.push(name(r));
+    let last = chain.len() - 1;
+    if let Some(middle) = chain.get_mut(1..last) {
+        middle.reverse();
+    }
+    Some(chain.join(" -> "))
+}
+
+impl Checker<'_> {
+    /// Names: reserved names, duplicate types, `use type` aliases
+    /// (SPX-S113, SPX-S107). Fills the name tables the resolver uses.
+    fn declare_names(&mut self, raw: &RawModule, prelude: &[TypeDecl]) {
+        let n = raw.decls.len();
+        self.arities = raw
+            .decls
+            .iter()
+            .map(|d| d.params.len())
+            .chain(prelude.iter().map(|p| p.params.len()))
+            .collect();
+        for (k, p) in prelude.iter().enumerate() {
+            self.types.insert(p.name.clone(), n + k);
+        }
+        let mut first_pos: HashMap<String, Pos> = HashMap::new();
+        for (i, d) in raw.decls.iter().enumerate() {
+            if reserved(&d.name) {
+                self.error(
+                    codes::RESERVED_NAME,
+                    "decl.reserved_name",
+                    format!(
+                        "`{}` is a compiler-owned type name and cannot be declared",
+                        d.name
+                    ),
+                    d.pos,
+                );
+                continue;
+            }
+            match first_pos.get(&d.name) {
+                Some(first) => {
+                    let first = *first;
+                    self.error(
+                        codes::DUPLICATE_NAME,
+                        "decl.duplicate_name",
+                        format!(
+                            "a type named `{}` is already declared at {}:{}",
+                            d.name, first.line, first.column
+                        ),
+                        d.pos,
+                    );
+                }
+                None => {
+                    first_pos.insert(d.name.clone(), d.pos);
+                    self.types.insert(d.name.clone(), i);
+                }
+            }
+        }
+        for u in raw.uses.iter().filter(|u| u.kind == "type") {
+            if let Some(first) = first_pos.get(&u.alias) {
+                let first = *first;
+                self.error(
+                    codes::DUPLICATE_NAME,
+                    "decl.duplicate_name",
+                    format!(
+                        "`{}` is both a `use type` alias and a type declared at {}:{}",
+                        u.alias, first.line, first.column
+                    ),
+                    u.pos,
+                );
+            } else if reserved(&u.alias) || self.aliases.contains_key(&u.alias) {
+                self.error(
+                    codes::DUPLICATE_NAME,
+                    "decl.duplicate_name",
+                    format!("the type name `{}` is already taken", u.alias),
+                    u.pos,
+                );
+            } else {
+                self.aliases.insert(u.alias.clone(), u.id.clone());
+            }
+        }
+    }
+
+    /// Stable ids (SPX-S102): duplicates among types, fields and cases
+    /// (the prelude's claimed first), and NUL.
+    fn check_stable_ids(&mut self, decls: &[TypeDecl]) {
+        let mut ids: HashMap<&str, (Pos, bool)> = HashMap::new();
+        for d in decls.iter().filter(|d| d.prelude) {
+            for (id, _, _) in declared_ids(d) {
+                ids.insert(id, (Pos::default(), true));
+            }
+        }
+        let mut id_errors = Vec::new();
+        for d in decls.iter().filter(|d| !d.prelude) {
+            for (id, persistent, pos) in declared_ids(d) {
+                if persistent && id.contains('\0') {
+                    id_errors.push((
+                        "decl.id_nul",
+                        format!(
+                            "stable id {} contains a NUL character",
+                            crate::quote::quote(id)
+                        ),
+                        pos,
+                    ));
+                }
+                match ids.get(id) {
+                    Some((first, first_persistent)) if persistent || *first_persistent => {
+                        let place = if *first == Pos::default() {
+                            "by the prelude".to_owned()
+                        } else {
+                            format!("at {}:{}", first.line, first.column)
+                        };
+                        id_errors.push((
+                            "decl.duplicate_id",
+                            format!(
+                                "stable id {} is already declared {place}",
+                                crate::quote::quote(id)
+                            ),
+                            pos,
+                        ));
+                    }
+                    Some(_) => {} // two automatic ids: a duplicate name, reported above
+                    None => {
+                        ids.insert(id, (pos, persistent));
+                    }
+                }
+            }
+        }
+        for (rule, msg, pos) in id_errors {
+            self.error(codes::DUPLICATE_ID, rule, msg, pos);
+        }
+    }
+
+    /// SPX-T287: no field of the module's own declarations has a function
+    /// type. Such fields are poisoned for the later checks.
+    fn check_function_fields(&mut self, decls: &[TypeDecl]) {
+        for d in decls.iter().filter(|d| !d.prelude) {
+            let all = d
+                .fields
+                .iter()
+                .chain(d.cases.iter().flat_map(|k| k.fields.iter()));
+            for f in all {
+                if !self.poisoned.contains(&f.pos) && contains_fn(&f.ty) {
+                    self.error(
+                        codes::FUNCTION_FIELD,
+                        "decl.function_field",
+                        format!("field `{}` has a function type; function values cannot be stored in fields", f.name),
+                        f.pos,
+                    );
+                    self.poisoned.insert(f.pos);
+                }
+            }
+        }
+    }
+
+    /// SPX-T223: a generic record's fields are `i64`, `bool` or a bare type
+    /// parameter; a monomorphic record's fields instantiate no generic
+    /// record.
+    fn check_generic_record(&mut self, decls: &[TypeDecl], d: &TypeDecl, poisoned: &HashSet<Pos>) {
+        if d.kind != DeclKind::Record {
+            return;
+        }
+        for f in d.fields.iter().filter(|f| !poisoned.contains(&f.pos)) {
+            if !d.params.is_empty() {
+                let ok = matches!(
+                    &f.ty,
+                    TypeExpr::Builtin(Builtin::I64 | Builtin::Bool)
+                        | TypeExpr::Named {
+                            target: Target::Param,
+                            ..
+                        }
+                );
+                if !ok {
+                    self.error(
+                        codes::GENERIC_RECORD,
+                        "decl.generic_record_field",
+                        format!(
+                            "field `{}` of the generic record `{}` must be `i64`, `bool` or a type parameter of the record",
+                            f.name, d.name
+                        ),
+                        f.pos,
+                    );
+                }
+            } else if instantiates_generic_record(decls, &f.ty) {
+                self.error(
+                    codes::GENERIC_RECORD,
+                    "decl.generic_record_instance",
+                    format!(
+                        "field `{}` is typed with an instance of a generic record",
+                        f.name
+                    ),
+                    f.pos,
+                );
+            }
+        }
+    }
+
+    /// SPX-T215 (Copy Variants): a variant has cases, and each payload
+    /// field is admitted by [`payload_admitted`].
+    fn check_variant_payloads(
+        &mut self,
+        decls: &[TypeDecl],
+        d: &TypeDecl,
+        poisoned: &HashSet<Pos>,
+    ) {
+        if d.kind != DeclKind::Variant {
+            return;
+        }
+        if d.cases.is_empty() {
+            self.error(
+                codes::COPY_VARIANTS,
+                "decl.empty_variant",
+                format!("variant `{}` has no cases", d.name),
+                d.pos,
+            );
+        }
+        let payload = || d.cases.iter().flat_map(|k| k.fields.iter());
+        let owned_ok = d.params.is_empty()
+            && payload()
+                .any(|f| matches!(f.ty, TypeExpr::Builtin(Builtin::String | Builtin::Bytes)));
+        for f in payload().filter(|f| !poisoned.contains(&f.pos)) {
+            if !payload_admitted(decls, &f.ty, owned_ok) {
+                self.error(
+                    codes::COPY_VARIANTS,
+                    "decl.copy_variant_payload",
+                    format!(
+                        "payload field `{}` of variant `{}` is not admitted: a case payload must be a Copy scalar (bool i32 i64 u8 usize char f32 f64), a type parameter of the variant, or a monomorphic record of Copy scalars (string and Bytes only in a monomorphic variant)",
+                        f.name, d.name
+                    ),
+                    f.pos,
+                );
+            }
+        }
+    }
+
+    /// SPX-T217: no record reaches itself by value (infinite size).
+    fn check_recursive_records(&mut self, decls: &[TypeDecl]) {
+        let edges: Vec<Vec<usize>> = decls
+            .iter()
+            .map(|d| {
+                let mut out = Vec::new();
+                if d.kind == DeclKind::Record {
+                    for f in &d.fields {
+                        by_value_records(decls, &f.ty, &mut out);
+                    }
+                }
+                out
+            })
+            .collect();
+        let cyclic = on_a_cycle(&edges);
+        // Explaining every cycle costs a search per record: only for a
+        // bounded number of them.
+        let explain = cyclic.iter().filter(|c| **c).count() <= 256;
+        for (r, d) in decls.iter().enumerate() {
+            if d.kind != DeclKind::Record || d.prelude || !cyclic.get(r).copied().unwrap_or(false) {
+                continue;
+            }
+            let chain = if explain {
+                match cycle_chain(decls, &edges, r) {
+                    Some(chain) => Some(chain),
+                    None => continue,
+                }
+            } else {
+                None
+            };
+            let how = chain.map_or(String::new(), |c| format!(" ({c})"));
+            self.error(
+                codes::RECURSIVE_RECORD,
+                "decl.recursive_record",
+                format!(
+                    "record `{}` contains itself by value{how}; it would have infinite size",
+                    d.name
+                ),
+                d.pos,
+            );
+        }
+    }
+}
+
+/// Whether a variant case payload field of type `ty` is admitted by Copy
+/// Variants (SPX-T215); `owned_ok` when the variant is monomorphic and has
+/// a direct `string` or `Bytes` payload field somewhere.
+fn payload_admitted(decls: &[TypeDecl], ty: &TypeExpr, owned_ok: bool) -> bool {
+    match ty {
+        TypeExpr::Builtin(b) => {
+            b.is_copy_scalar() || (owned_ok && matches!(b, Builtin::String | Builtin::Bytes))
+        }
+        TypeExpr::Named {
+            target: Target::Param,
+            ..
+        } => true,
+        // Foreign: not resolved by this profile; derivation refuses it as
+        // type.unresolved.
+        TypeExpr::Named {
+            target: Target::Alias { .. },
+            ..
+        } => true,
+        TypeExpr::Named {
+            target: Target::Decl(j),
+            args,
+            ..
+        } => args.is_empty() && copy_only_record(decls, *j),
+        TypeExpr::Array { .. } | TypeExpr::Slice(_) | TypeExpr::Fn { .. } => false,
     }
 }
