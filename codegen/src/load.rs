@@ -37,7 +37,9 @@ pub struct Loaded {
 /// that carry no location of their own.
 pub fn render(d: &Diagnostic, path: &str, note: Option<&str>) -> String {
     let mut s = match &d.location {
-        Location::Source { path, line, column } => format!("{path}:{line}:{column}: "),
+        Location::Source {
+            path, line, column, ..
+        } => format!("{path}:{line}:{column}: "),
         Location::File { path } => format!("{path}: "),
         Location::None | Location::Pointer(_) => format!("{path}: "),
     };

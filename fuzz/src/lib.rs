@@ -223,9 +223,16 @@ pub fn check_reader(text: &str) {
             for e in &errs {
                 assert!(e.is_error(), "a refusal made of warnings: {e:?}");
                 match &e.location {
-                    Location::Source { path, line, column } => {
+                    Location::Source {
+                        path,
+                        line,
+                        column,
+                        span,
+                    } => {
                         assert_eq!(path, "fuzz.spx");
                         assert!(*line >= 1 && *column >= 1, "{e:?}");
+                        let span = span.unwrap_or_else(|| panic!("no span: {e:?}"));
+                        assert!(span.start <= span.end && span.end <= text.len(), "{e:?}");
                     }
                     Location::File { path } => assert_eq!(path, "fuzz.spx"),
                     other => panic!("a reader diagnostic without a source location: {other:?}"),

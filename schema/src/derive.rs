@@ -1,7 +1,7 @@
 //! Derivation of the type graph from a read module (FORMAT.md §4), with
 //! every SPX-Z202 rule in the specified order.
 
-use crate::diag::{Diagnostic, Location};
+use crate::diag::Diagnostic;
 use crate::graph::{limits, Case, Field, FieldType, Repr, TypeGraph, TypeKind, TypeNode};
 use crate::source::{Builtin, DeclKind, FieldDecl, Module, Pos, Target, TypeExpr};
 
@@ -32,11 +32,7 @@ impl Deriver<'_> {
     fn refuse(&self, rule: &'static str, pos: Option<Pos>) -> Diagnostic {
         let d = Diagnostic::z202(rule);
         match pos {
-            Some(p) if p.line > 0 => d.at(Location::Source {
-                path: self.module.path.clone(),
-                line: p.line,
-                column: p.column,
-            }),
+            Some(p) if p.line > 0 => d.at(p.location(&self.module.path)),
             _ => d,
         }
     }

@@ -43,6 +43,15 @@ pub enum Severity {
     Warning,
 }
 
+/// A byte range in a source text: `start..end`, `end` exclusive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub struct Span {
+    /// Byte offset of the first byte.
+    pub start: usize,
+    /// Byte offset one past the last byte.
+    pub end: usize,
+}
+
 /// Where a diagnostic happened.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub enum Location {
@@ -50,7 +59,8 @@ pub enum Location {
     #[default]
     None,
     /// A place in a `.spx` (or other text) file: the path as the user gave
-    /// it, 1-based line and 1-based column counted in characters.
+    /// it, 1-based line and 1-based column counted in characters, and the
+    /// byte range of the offending text when it is known.
     Source {
         /// The path as the user wrote it.
         path: String,
@@ -58,6 +68,8 @@ pub enum Location {
         line: u32,
         /// 1-based column, in Unicode scalar values.
         column: u32,
+        /// The byte range of the offending text in the file, when known.
+        span: Option<Span>,
     },
     /// A whole file, with no finer position.
     File {
@@ -73,7 +85,9 @@ impl fmt::Display for Location {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Location::None => Ok(()),
-            Location::Source { path, line, column } => write!(f, "{path}:{line}:{column}"),
+            Location::Source {
+                path, line, column, ..
+            } => write!(f, "{path}:{line}:{column}"),
             Location::File { path } => f.write_str(path),
             Location::Pointer(p) => {
                 if p.is_empty() {
@@ -101,8 +115,14 @@ pub struct Diagnostic {
     /// Where it happened.
     pub location: Location,
     /// Further explanation in words (an expectation fit to send back to a
-    /// model, a structural diff, a hint). Never part of the contract.
+    /// model, a structural diff, a note). Never part of the contract.
     pub detail: Option<String>,
+    /// What to do about it, in one or a few lines (`= help:`).
+    pub help: Option<String>,
+    /// For a refusal of streamed input: the 0-based byte offset in the
+    /// stream of the first byte after which no continuation could be
+    /// admitted.
+    pub offset: Option<u64>,
 }
 
 impl Diagnostic {
@@ -115,6 +135,8 @@ impl Diagnostic {
             message: message.into(),
             location: Location::None,
             detail: None,
+            help: None,
+            offset: None,
         }
     }
 
@@ -140,6 +162,18 @@ impl Diagnostic {
     /// Sets the detail text.
     pub fn with_detail(mut self, detail: impl Into<String>) -> Self {
         self.detail = Some(detail.into());
+        self
+    }
+
+    /// Sets the help text: what to do about it.
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// Sets the stream offset (see [`Diagnostic::offset`]).
+    pub fn at_offset(mut self, offset: u64) -> Self {
+        self.offset = Some(offset);
         self
     }
 
@@ -173,7 +207,8 @@ impl Diagnostic {
 
     /// The diagnostic as one JSON object on one line (no trailing LF), with
     /// the keys `severity`, `code`, `rule`, `message`, then the location
-    /// (`path`/`line`/`column` or `pointer`) and `detail` when present.
+    /// (`path`/`line`/`column` and `span` as `{"start":…,"end":…}` bytes, or
+    /// `pointer`), then `detail`, `help` and `offset` when present.
     pub fn to_json_line(&self) -> String {
         use crate::quote::quote_into;
         let mut s = String::new();
@@ -193,10 +228,18 @@ impl Diagnostic {
         quote_into(&mut s, &self.message);
         match &self.location {
             Location::None => {}
-            Location::Source { path, line, column } => {
+            Location::Source {
+                path,
+                line,
+                column,
+                span,
+            } => {
                 s.push_str(",\"path\":");
                 quote_into(&mut s, path);
                 s.push_str(&format!(",\"line\":{line},\"column\":{column}"));
+                if let Some(Span { start, end }) = span {
+                    s.push_str(&format!(",\"span\":{{\"start\":{start},\"end\":{end}}}"));
+                }
             }
             Location::File { path } => {
                 s.push_str(",\"path\":");
@@ -210,6 +253,13 @@ impl Diagnostic {
         if let Some(d) = &self.detail {
             s.push_str(",\"detail\":");
             quote_into(&mut s, d);
+        }
+        if let Some(h) = &self.help {
+            s.push_str(",\"help\":");
+            quote_into(&mut s, h);
+        }
+        if let Some(o) = self.offset {
+            s.push_str(&format!(",\"offset\":{o}"));
         }
         s.push('}');
         s
@@ -241,8 +291,40 @@ impl fmt::Display for Diagnostic {
                 write!(f, "\n  = {line}")?;
             }
         }
+        if let Some(h) = &self.help {
+            for (i, line) in h.lines().enumerate() {
+                let lead = if i == 0 { "help: " } else { "      " };
+                write!(f, "\n  = {lead}{line}")?;
+            }
+        }
         Ok(())
     }
 }
 
 impl std::error::Error for Diagnostic {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_line_carries_span_help_and_offset() {
+        let d = Diagnostic::z202("type.field.unsupported")
+            .at(Location::Source {
+                path: "a.spx".into(),
+                line: 3,
+                column: 5,
+                span: Some(Span { start: 20, end: 23 }),
+            })
+            .with_help("use an exact integer")
+            .at_offset(7);
+        assert_eq!(
+            d.to_json_line(),
+            "{\"severity\":\"error\",\"code\":\"SPX-Z202\",\"rule\":\"type.field.unsupported\",\"message\":\"AgentInteractionSchema invariant failed: type.field.unsupported\",\"path\":\"a.spx\",\"line\":3,\"column\":5,\"span\":{\"start\":20,\"end\":23},\"help\":\"use an exact integer\",\"offset\":7}"
+        );
+        assert_eq!(
+            d.to_string(),
+            "error[SPX-Z202]: AgentInteractionSchema invariant failed: type.field.unsupported\n  --> a.spx:3:5\n  = help: use an exact integer"
+        );
+    }
+}

@@ -358,6 +358,7 @@ fn malformed(rule: &'static str, message: impl Into<String>, line: u32, column: 
             path: LOCK_FILE.to_owned(),
             line,
             column,
+            span: None,
         })
         .with_detail(
             "spx.lock is generated: re-create it with `SPX_UPDATE_PINS=1 cargo build` or `spx pin` instead of editing it",

@@ -542,19 +542,21 @@ fn scratch(name: &str) -> std::path::PathBuf {
 fn reader_refused(text: &str, code: &str, rule: &str, line: u32, column: u32) {
     let errs = read_module("adv.spx", text).expect_err("the reader accepted it");
     let e = &errs[0];
+    let Location::Source {
+        path,
+        line: l,
+        column: c,
+        span: Some(span),
+    } = &e.location
+    else {
+        panic!("no source location with a span: {errs:?}");
+    };
     assert_eq!(
-        (e.code.as_str(), e.rule, &e.location),
-        (
-            code,
-            rule,
-            &Location::Source {
-                path: "adv.spx".into(),
-                line,
-                column
-            }
-        ),
+        (e.code.as_str(), e.rule, path.as_str(), *l, *c),
+        (code, rule, "adv.spx", line, column),
         "{errs:?}"
     );
+    assert!(span.start <= span.end && span.end <= text.len(), "{errs:?}");
 }
 
 #[test]

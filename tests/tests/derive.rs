@@ -130,7 +130,9 @@ fn decl_errors(text: &str) -> Vec<(String, &'static str, String)> {
     let errs = read_module("d.spx", text).expect_err("expected declaration errors");
     errs.iter()
         .map(|e| match &e.location {
-            Location::Source { path, line, column } => {
+            Location::Source {
+                path, line, column, ..
+            } => {
                 assert_eq!(path, "d.spx");
                 (e.code.to_string(), e.rule, format!("{line}:{column}"))
             }
@@ -258,6 +260,7 @@ fn hand_field(id: &str, ty: TypeExpr) -> FieldDecl {
         persistent: true,
         ty,
         pos: Pos::default(),
+        ty_pos: Pos::default(),
     }
 }
 
@@ -926,7 +929,9 @@ fn source_binding_race_fails_closed() {
         Location::Source {
             path: "orders.spx".to_owned(),
             line: 2,
-            column: 19
+            column: 19,
+            // The `}` where the comma is missing.
+            span: Some(spx_schema::diag::Span { start: 28, end: 29 }),
         }
     );
 }

@@ -162,7 +162,12 @@ fn refusal(text: &str) -> (&'static str, u32, u32, String) {
     assert_eq!(d.code, LOCK_MALFORMED, "{d}");
     assert!(d.is_error());
     match d.location {
-        Location::Source { path, line, column } => {
+        Location::Source {
+            path,
+            line,
+            column,
+            span: None,
+        } => {
             assert_eq!(path, "spx.lock");
             (d.rule, line, column, d.message)
         }
@@ -339,7 +344,8 @@ fn non_utf8_lock_is_refused() {
         Location::Source {
             path: "spx.lock".into(),
             line: 2,
-            column: 1
+            column: 1,
+            span: None,
         }
     );
     assert!(d

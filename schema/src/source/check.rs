@@ -30,6 +30,7 @@ fn prelude() -> [TypeDecl; 2] {
                 persistent: true,
                 ty: param(p),
                 pos: Pos::default(),
+                ty_pos: Pos::default(),
             })
             .into_iter()
             .collect(),
@@ -84,11 +85,7 @@ struct Checker<'a> {
 
 impl Checker<'_> {
     fn loc(&self, pos: Pos) -> Location {
-        Location::Source {
-            path: self.path.to_owned(),
-            line: pos.line,
-            column: pos.column,
-        }
+        pos.location(self.path)
     }
 
     fn error(&mut self, code: Code, rule: &'static str, msg: String, pos: Pos) {
@@ -256,6 +253,7 @@ impl Checker<'_> {
                 persistent,
                 ty,
                 pos: f.pos,
+                ty_pos: f.ty_pos,
             });
         }
         out

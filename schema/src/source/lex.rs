@@ -3,7 +3,7 @@
 
 use super::codes;
 use super::model::Pos;
-use crate::diag::{Code, Diagnostic, Location};
+use crate::diag::{Code, Diagnostic};
 
 /// One token kind. Keywords are identifiers; the parser reads them in
 /// context (`session` may be a field name).
@@ -33,7 +33,7 @@ impl Tok {
     }
 }
 
-/// A token and where it starts.
+/// A token, where it starts and the bytes it covers.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Token {
     pub tok: Tok,
@@ -53,17 +53,15 @@ pub(crate) fn error(
     msg: String,
     pos: Pos,
 ) -> Diagnostic {
-    Diagnostic::error(code, rule, msg).at(Location::Source {
-        path: path.to_owned(),
-        line: pos.line,
-        column: pos.column,
-    })
+    Diagnostic::error(code, rule, msg).at(pos.location(path))
 }
 
 struct Lexer<'a> {
     path: &'a str,
     chars: Vec<char>,
     i: usize,
+    /// Byte offset of `chars[i]`.
+    byte: usize,
     line: u32,
     column: u32,
 }
@@ -73,16 +71,26 @@ impl Lexer<'_> {
         self.chars.get(self.i + k).copied()
     }
 
+    /// The position of the next character (an empty range there).
     fn pos(&self) -> Pos {
+        let at = u32::try_from(self.byte).unwrap_or(u32::MAX);
         Pos {
             line: self.line,
             column: self.column,
+            start: at,
+            end: at,
         }
+    }
+
+    /// `start` extended to the current position (what was read since).
+    fn since(&self, start: Pos) -> Pos {
+        start.to(self.pos())
     }
 
     fn bump(&mut self) -> Option<char> {
         let c = self.peek(0)?;
         self.i += 1;
+        self.byte += c.len_utf8();
         if c == '\n' {
             self.line = self.line.saturating_add(1);
             self.column = 1;
@@ -106,7 +114,7 @@ impl Lexer<'_> {
                         codes::UNTERMINATED_STRING,
                         "syntax.unterminated_string",
                         "unterminated string literal".to_owned(),
-                        start,
+                        self.since(start),
                     ))
                 }
                 Some('"') => return Ok(Tok::Str(s)),
@@ -123,7 +131,7 @@ impl Lexer<'_> {
                                 codes::UNTERMINATED_STRING,
                                 "syntax.unterminated_string",
                                 "unterminated string literal".to_owned(),
-                                start,
+                                self.since(start),
                             ))
                         }
                         Some(other) => {
@@ -134,7 +142,7 @@ impl Lexer<'_> {
                                     "unknown escape `\\{}` in a string literal (only \\n \\r \\t \\\" \\\\ are allowed)",
                                     other.escape_debug()
                                 ),
-                                here,
+                                self.since(here),
                             ))
                         }
                     });
@@ -150,7 +158,7 @@ impl Lexer<'_> {
                 codes::CHAR_LITERAL,
                 "syntax.char_literal",
                 format!("invalid char literal: {what}"),
-                start,
+                l.since(start),
             )
         };
         match self.bump() {
@@ -217,7 +225,7 @@ impl Lexer<'_> {
                 codes::INTEGER_RANGE,
                 "syntax.integer_range",
                 format!("integer literal `{text}` does not fit in an i64"),
-                start,
+                self.since(start),
             )
         })
     }
@@ -275,16 +283,21 @@ impl Lexer<'_> {
                     Tok::Punct(p)
                 }
                 None => {
+                    let mut at = pos;
+                    at.end = at.start + c.len_utf8() as u32;
                     return Err(self.err(
                         codes::UNEXPECTED_CHARACTER,
                         "syntax.unexpected_character",
                         format!("unexpected character `{}`", c.escape_debug()),
-                        pos,
-                    ))
+                        at,
+                    ));
                 }
             }
         };
-        Ok(Token { tok, pos })
+        Ok(Token {
+            tok,
+            pos: self.since(pos),
+        })
     }
 }
 
@@ -294,6 +307,7 @@ pub(crate) fn lex(path: &str, text: &str) -> Result<Vec<Token>, Diagnostic> {
         path,
         chars: text.chars().collect(),
         i: 0,
+        byte: 0,
         line: 1,
         column: 1,
     };
@@ -318,6 +332,51 @@ mod tests {
             .into_iter()
             .map(|t| t.tok)
             .collect()
+    }
+
+    /// Every token covers exactly its bytes, multi-byte text included, and
+    /// a refusal covers what was read of the bad literal.
+    #[test]
+    fn tokens_carry_byte_spans() {
+        // `é` starts no token: the refusal covers its two bytes.
+        assert_eq!(
+            lex("t.spx", "é x").unwrap_err().location,
+            crate::diag::Location::Source {
+                path: "t.spx".into(),
+                line: 1,
+                column: 1,
+                span: Some(crate::diag::Span { start: 0, end: 2 }),
+            }
+        );
+        let text = "x_1 \"aé\" 'b' 12 :: //c\n}";
+        let got: Vec<(u32, u32, u32, u32)> = lex("t.spx", text)
+            .unwrap()
+            .iter()
+            .map(|t| (t.pos.line, t.pos.column, t.pos.start, t.pos.end))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (1, 1, 0, 3),
+                (1, 5, 4, 9),
+                (1, 10, 10, 13),
+                (1, 14, 14, 16),
+                (1, 17, 17, 19),
+                (2, 1, 24, 25),
+                (2, 2, 25, 25),
+            ]
+        );
+        let bad = lex("t.spx", "x \"a\\q\"").unwrap_err();
+        assert_eq!(bad.rule, "syntax.string_escape");
+        assert_eq!(
+            bad.location,
+            crate::diag::Location::Source {
+                path: "t.spx".into(),
+                line: 1,
+                column: 5,
+                span: Some(crate::diag::Span { start: 4, end: 6 }),
+            }
+        );
     }
 
     #[test]

@@ -3,13 +3,52 @@
 
 use crate::diag::Diagnostic;
 
-/// A position in the source: 1-based line and column (in characters).
+/// A place in the source: where a token or construct starts (1-based line
+/// and column, in characters) and the byte range it covers, so that a
+/// diagnostic can underline exactly that text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Pos {
     /// 1-based line.
     pub line: u32,
     /// 1-based column, in Unicode scalar values.
     pub column: u32,
+    /// Byte offset of the first byte.
+    pub start: u32,
+    /// Byte offset one past the last byte (`start` for an empty range).
+    pub end: u32,
+}
+
+impl Pos {
+    /// The byte range as a [`crate::diag::Span`].
+    pub const fn span(self) -> crate::diag::Span {
+        crate::diag::Span {
+            start: self.start as usize,
+            end: self.end as usize,
+        }
+    }
+
+    /// This position extended to the end of `last` (a construct from this
+    /// token to that one).
+    pub const fn to(self, last: Pos) -> Pos {
+        Pos {
+            end: if last.end > self.end {
+                last.end
+            } else {
+                self.end
+            },
+            ..self
+        }
+    }
+
+    /// The location of this position in the file `path`.
+    pub fn location(self, path: &str) -> crate::diag::Location {
+        crate::diag::Location::Source {
+            path: path.to_owned(),
+            line: self.line,
+            column: self.column,
+            span: Some(self.span()),
+        }
+    }
 }
 
 /// The kind of a modelled declaration.
@@ -151,6 +190,8 @@ pub struct FieldDecl {
     pub ty: TypeExpr,
     /// Where the field's name is.
     pub pos: Pos,
+    /// Where the field's type expression is (all of it).
+    pub ty_pos: Pos,
 }
 
 /// One case of a variant.

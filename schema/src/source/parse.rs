@@ -113,10 +113,23 @@ impl Parser<'_> {
     }
 
     fn pos(&self) -> Pos {
-        self.toks
-            .get(self.i)
-            .or_else(|| self.toks.last())
-            .map_or(Pos { line: 1, column: 1 }, |t| t.pos)
+        self.toks.get(self.i).or_else(|| self.toks.last()).map_or(
+            Pos {
+                line: 1,
+                column: 1,
+                ..Pos::default()
+            },
+            |t| t.pos,
+        )
+    }
+
+    /// The position of the token just consumed (the current one at the
+    /// start).
+    fn last(&self) -> Pos {
+        match self.i.checked_sub(1).and_then(|k| self.toks.get(k)) {
+            Some(t) => t.pos,
+            None => self.pos(),
+        }
     }
 
     fn advance(&mut self) {
@@ -417,8 +430,9 @@ impl Parser<'_> {
         let id = self.id_attr()?;
         let (name, pos) = self.ident("a field name")?;
         self.expect_punct(":", "after the field name")?;
-        let ty_pos = self.pos();
+        let ty_start = self.pos();
         let ty = self.ty()?;
+        let ty_pos = ty_start.to(self.last());
         if !self.eat_punct(",") {
             return Err(
                 self.unexpected("`,` after the field (a comma after every field is mandatory)")
