@@ -94,43 +94,30 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
-mod core;
 mod metadata;
+mod outputs;
 pub mod pin;
 
-use spx_schema::diag::{Code, Diagnostic, Location};
+use spx_schema::diag::{Code, Diagnostic};
+use spx_schema::lock::{self as pins, Scope};
 use spx_schema::Schema;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-pub use crate::core::PinPolicy;
+pub use spx_schema::lock::{PinPolicy, Source, BUILD_CONFIG, REPIN_HINT};
 
-/// A configuration problem (a root before any source, a source path that
-/// is not package-relative, an empty source).
-pub const BUILD_CONFIG: Code = Code("SPX-B001");
 /// `[package.metadata.spx]` is missing or malformed, or `cargo metadata`
 /// failed.
 pub const BUILD_METADATA: Code = Code("SPX-B002");
 /// An output could not be written to `OUT_DIR`.
 pub const BUILD_OUTPUT: Code = Code("SPX-B003");
 
-/// The hint every drift explanation ends with.
-pub const REPIN_HINT: &str = "re-pin with `SPX_UPDATE_PINS=1 cargo build` or `spx pin`";
-
-/// One `.spx` source and the roots derived from it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Source {
-    /// The path relative to the package root, `/`-separated.
-    pub path: String,
-    /// The roots' stable ids.
-    pub roots: Vec<String>,
-}
-
 /// What a build did for one root.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Compiled {
-    /// The source path as configured (package-relative).
+    /// The source path as configured, in normal form (package-relative,
+    /// the key of its pin in `spx.lock`).
     pub source: String,
     /// The root's stable id.
     pub root: String,
@@ -307,32 +294,31 @@ impl Config {
     }
 
     /// Adds a `.spx` source, relative to the package root and
-    /// `/`-separated. Roots given next with [`Config::root`] attach to it.
-    /// No source is configured by default.
+    /// `/`-separated (a `\` is read as `/`). Roots given next with
+    /// [`Config::root`] attach to it. No source is configured by default.
+    ///
+    /// The path is normalised lexically ([`spx_schema::lock::normalize_source`]):
+    /// `./agents/planner.spx` and `agents//planner.spx` are
+    /// `agents/planner.spx`, the key of its pins in `spx.lock`. An absolute
+    /// path, or one that leaves the package, is reported by
+    /// [`Config::compile`] (SPX-B001 `build.source_path`).
     ///
     /// ```
     /// let mut config = spx_build::Config::new();
-    /// config.source("agents/planner.spx").root("planner.proposal");
+    /// config.source("./agents//planner.spx").root("planner.proposal");
     /// assert_eq!(config.sources()[0].path, "agents/planner.spx");
     /// ```
     pub fn source(&mut self, path: impl AsRef<Path>) -> &mut Self {
         let raw = path.as_ref().to_string_lossy().replace('\\', "/");
-        match spx_schema::lock::source_problem(&raw) {
-            None => {}
-            Some(why) => self.problems.push(
-                Diagnostic::error(
-                    BUILD_CONFIG,
-                    "build.source_path",
-                    format!(
-                        "source path {} {why}",
-                        spx_schema::quote::quote(&raw)
-                    ),
-                )
-                .with_detail("give sources relative to the package root (the directory of Cargo.toml), e.g. `agents/planner.spx`"),
-            ),
-        }
+        let path = match pins::normalize_source(&raw) {
+            Ok(normal) => normal,
+            Err(e) => {
+                self.problems.push(pins::bad_source_path(&raw, e));
+                raw
+            }
+        };
         self.sources.push(Source {
-            path: raw,
+            path,
             roots: Vec::new(),
         });
         self
@@ -480,7 +466,7 @@ impl Config {
             }
             println!(
                 "cargo:rerun-if-changed={}",
-                package_dir.join(spx_schema::lock::LOCK_FILE).display()
+                package_dir.join(pins::LOCK_FILE).display()
             );
             if self.from_manifest {
                 println!(
@@ -526,13 +512,14 @@ impl Config {
                 println!("cargo:warning={note}");
             }
         }
-        let derived = core::derive_all(&package_dir, &self.sources)?;
-        let plan = core::reconcile(&package_dir, &derived, &policy, core::Scope::Configured)?;
+        let derived = pins::derive_all(&package_dir, &self.sources).map_err(Error::new)?;
+        let plan = pins::reconcile(&package_dir, &derived, &policy, Scope::Configured)
+            .map_err(Error::new)?;
         // Outputs first (they never touch the package), then the pins.
         let mut compiled = Vec::with_capacity(derived.len());
         for d in &derived {
             let (schema_path, projections) =
-                write_outputs(&out_dir, &d.schema, self.projections, self.cargo_output)?;
+                outputs::write(&out_dir, &d.schema, self.projections, self.cargo_output)?;
             compiled.push(Compiled {
                 source: d.source.clone(),
                 root: d.schema.root_type_id().to_owned(),
@@ -544,22 +531,12 @@ impl Config {
         }
         if self.cargo_output {
             for c in &compiled {
-                match &c.pin {
-                    pin::PinChange::Created => println!(
-                        "cargo:warning=spx: pinned {} in spx.lock ({}); commit spx.lock and spx.lock.d/",
-                        c.root,
-                        c.schema.digest()
-                    ),
-                    pin::PinChange::Updated { from } => println!(
-                        "cargo:warning=spx: re-pinned {} in spx.lock ({from} -> {}); commit spx.lock and spx.lock.d/",
-                        c.root,
-                        c.schema.digest()
-                    ),
-                    _ => {}
+                if let Some(note) = pins::pin_written(&c.schema, &c.pin) {
+                    println!("cargo:warning={note}");
                 }
             }
         }
-        core::apply(&package_dir, &plan)?;
+        pins::apply(&package_dir, &plan)?;
         Ok(compiled)
     }
 }
@@ -594,50 +571,4 @@ fn manifest_dir() -> Result<PathBuf, Diagnostic> {
                 "CARGO_MANIFEST_DIR is not set: call this from build.rs or set `.package_dir(..)`",
             )
         })
-}
-
-fn output_error(path: &Path, e: &std::io::Error) -> Diagnostic {
-    Diagnostic::error(
-        BUILD_OUTPUT,
-        "build.output",
-        format!("cannot write `{}`: {e}", path.display()),
-    )
-    .at(Location::File {
-        path: path.display().to_string(),
-    })
-}
-
-type Outputs = (PathBuf, Vec<(String, PathBuf)>);
-
-fn write_outputs(
-    out_dir: &Path,
-    schema: &Schema,
-    projections: bool,
-    cargo_output: bool,
-) -> Result<Outputs, Error> {
-    std::fs::create_dir_all(out_dir).map_err(|e| Error::from(output_error(out_dir, &e)))?;
-    let stem = spx_schema::lock::pin_file_stem(schema.root_type_id());
-    let schema_path = out_dir.join(format!("{stem}.schema.json"));
-    spx_schema::lock::write_atomic(&schema_path, schema.document().as_bytes())
-        .map_err(|e| Error::from(output_error(&schema_path, &e)))?;
-    let mut written = Vec::new();
-    if projections {
-        let (documents, warnings) = core::projections(schema);
-        if cargo_output {
-            for w in warnings {
-                println!(
-                    "cargo:warning=spx: no {} projection written: {}",
-                    w.rule.split('.').next().unwrap_or("provider"),
-                    w.to_string().replace('\n', " ")
-                );
-            }
-        }
-        for (dialect, document) in documents {
-            let path = out_dir.join(format!("{stem}.{dialect}.json"));
-            spx_schema::lock::write_atomic(&path, document.as_bytes())
-                .map_err(|e| Error::from(output_error(&path, &e)))?;
-            written.push((dialect, path));
-        }
-    }
-    Ok((schema_path, written))
 }

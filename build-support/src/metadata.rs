@@ -69,14 +69,12 @@ pub(crate) fn sources_from_value(metadata: &J) -> Result<Vec<Source>, Diagnostic
                 quote(k)
             )));
         }
-        let path = obj
+        let raw = obj
             .get("path")
             .and_then(J::as_str)
-            .ok_or_else(|| problem(format!("source #{n} needs `path`, a string")))?
-            .to_owned();
-        if let Some(why) = spx_schema::lock::source_problem(&path) {
-            return Err(problem(format!("source #{n}: path {} {why}", quote(&path))));
-        }
+            .ok_or_else(|| problem(format!("source #{n} needs `path`, a string")))?;
+        let path = spx_schema::lock::normalize_source(raw)
+            .map_err(|why| problem(format!("source #{n}: path {} {why}", quote(raw))))?;
         let roots_v = obj
             .get("roots")
             .and_then(J::as_array)
@@ -109,6 +107,43 @@ mod tests {
         let s = sources_from_value(&v).unwrap();
         assert_eq!(s[0].path, "agents/p.spx");
         assert_eq!(s[0].roots, ["p.a", "p.b"]);
+    }
+
+    #[test]
+    fn normalises_paths_and_refuses_what_leaves_the_package() {
+        for (path, want) in [
+            ("agents/p.spx", Ok("agents/p.spx")),
+            ("./agents/p.spx", Ok("agents/p.spx")),
+            ("agents//p.spx", Ok("agents/p.spx")),
+            ("x/../agents/p.spx", Ok("agents/p.spx")),
+            (
+                "../p.spx",
+                Err("source #1: path \"../p.spx\" leaves the package root (a `..` climbs above it)"),
+            ),
+            (
+                "/agents/p.spx",
+                Err("source #1: path \"/agents/p.spx\" must be relative to the package root"),
+            ),
+            (
+                "agents\\p.spx",
+                Err("source #1: path \"agents\\\\p.spx\" must use `/` as separator"),
+            ),
+            (
+                "agents/",
+                Err("source #1: path \"agents/\" does not name a file (it ends with `/`, `.` or `..`)"),
+            ),
+        ] {
+            let v = serde_json::json!({"spx": {"sources": [{"path": path, "roots": ["p.a"]}]}});
+            let got = sources_from_value(&v);
+            match want {
+                Ok(normal) => assert_eq!(got.unwrap()[0].path, normal, "{path}"),
+                Err(message) => {
+                    let d = got.unwrap_err();
+                    assert_eq!((d.code, d.rule), (BUILD_METADATA, "build.metadata"), "{path}");
+                    assert_eq!(d.message, message, "{path}");
+                }
+            }
+        }
     }
 
     #[test]

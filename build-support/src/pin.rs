@@ -1,49 +1,12 @@
 //! Pinning for the `spx pin` command: re-pin a package, or check that its
-//! `spx.lock` and `spx.lock.d/` are exactly what its sources derive.
+//! `spx.lock` and `spx.lock.d/` are exactly what its sources derive. The
+//! work is the engine's ([`spx_schema::lock::repin`]); this module reads
+//! the package's `[package.metadata.spx]` for it.
 
-use crate::core::{self, Mode, Resolved, Scope};
 use crate::{Error, Source};
 use std::path::Path;
 
-/// What happened to one pin.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PinChange {
-    /// The pin already had the derived digest.
-    Unchanged,
-    /// The root had no pin; one was created.
-    Created,
-    /// The pin was rewritten (it had digest `from`).
-    Updated {
-        /// The previous digest.
-        from: String,
-    },
-    /// The pin named a root that is no longer configured and was removed.
-    Removed,
-}
-
-/// One line of a [`PinReport`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PinEntry {
-    /// The package-relative source path.
-    pub source: String,
-    /// The root's stable id.
-    pub root: String,
-    /// The digest now pinned (for [`PinChange::Removed`], the digest the
-    /// removed pin had).
-    pub digest: String,
-    /// What happened.
-    pub change: PinChange,
-}
-
-/// The result of [`run`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PinReport {
-    /// One entry per derived root, then one per removed pin.
-    pub entries: Vec<PinEntry>,
-    /// True when a file of the package was written or removed (never in
-    /// check mode).
-    pub wrote: bool,
-}
+pub use spx_schema::lock::{PinChange, PinEntry, PinReport};
 
 /// Re-pins (or, with `check_only`, checks) the package in `package_dir`
 /// from its `[package.metadata.spx]`.
@@ -81,27 +44,5 @@ pub fn run_sources(
     sources: &[Source],
     check_only: bool,
 ) -> Result<PinReport, Error> {
-    let derived = core::derive_all(package_dir, sources)?;
-    let resolved = Resolved {
-        mode: if check_only {
-            Mode::Check
-        } else {
-            Mode::Update
-        },
-        note: None,
-        why_check: "`spx pin --check` only checks",
-    };
-    let plan = core::reconcile(package_dir, &derived, &resolved, Scope::Exact)?;
-    let wrote = core::apply(package_dir, &plan)?;
-    let entries = plan
-        .changes
-        .iter()
-        .map(|(p, c)| PinEntry {
-            source: p.source.clone(),
-            root: p.root.clone(),
-            digest: p.digest.clone(),
-            change: c.clone(),
-        })
-        .collect();
-    Ok(PinReport { entries, wrote })
+    spx_schema::lock::repin(package_dir, sources, check_only).map_err(Error::new)
 }

@@ -1,19 +1,21 @@
 //! Stage 2: read the `.spx` once, derive every root, check every pin.
 
 use super::emit::RootExtras;
-use super::input::MacroInput;
+use super::input::{MacroInput, RootArg};
 use spx_schema::binding::Snapshot;
 use spx_schema::diag::{Code, Diagnostic, Location};
-use spx_schema::lock::{self, Lock};
+use spx_schema::lock::{self, MacroPins, MacroSource};
 use spx_schema::source::{Module, Pos};
 use spx_schema::Schema;
 use std::path::{Path, PathBuf};
+use syn::LitStr;
 
 /// A display name cannot become a Rust identifier, or two collide
 /// (rule `macro.name`).
 pub const NAME: Code = Code("SPX-M001");
-/// The `source` path is absolute, or `CARGO_MANIFEST_DIR` is unknown
-/// (rule `macro.source_path`).
+/// The `source` path is refused by the source-path rule (absolute, empty,
+/// with `\\` or a control character, or naming a directory), or
+/// `CARGO_MANIFEST_DIR` is unknown (rule `macro.source_path`).
 pub const SOURCE_PATH: Code = Code("SPX-M002");
 /// The engine cannot read back a document it rendered (rule
 /// `macro.internal`); a bug, never the user's mistake.
@@ -60,15 +62,30 @@ pub fn render(d: &Diagnostic, path: &str, note: Option<&str>) -> String {
     s
 }
 
-fn is_absolute(s: &str) -> bool {
-    let b = s.as_bytes();
-    Path::new(s).is_absolute()
-        || s.starts_with('/')
-        || s.starts_with('\\')
-        || (b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':')
+/// What the argument check established: the source and where to read it.
+struct Args<'a> {
+    /// The `source` literal, for spans.
+    lit: &'a LitStr,
+    /// The path as the user wrote it: every message starts with it.
+    display: String,
+    /// The file to read.
+    path: PathBuf,
+    /// The pins the roots are checked against.
+    pins: MacroPins,
+    /// False when an argument is wrong: a mistake in the arguments may be
+    /// a misplaced or malformed digest, so no root is also reported as
+    /// unpinned or drifted.
+    check_pins: bool,
 }
 
-/// Runs stage 2.
+impl Args<'_> {
+    fn error(&self, text: String) -> syn::Error {
+        syn::Error::new(self.lit.span(), text)
+    }
+}
+
+/// Runs stage 2: check the arguments, read the source, derive each root,
+/// check each pin, recheck the snapshot.
 pub fn load(input: &MacroInput, manifest_dir: Option<&Path>) -> Loaded {
     let mut out = Loaded {
         module: None,
@@ -76,155 +93,20 @@ pub fn load(input: &MacroInput, manifest_dir: Option<&Path>) -> Loaded {
         dependencies: Vec::new(),
         errors: input.errors.clone(),
     };
-    if !input.saw_root {
-        out.errors.push(syn::Error::new(
-            input.span,
-            "missing key `root`: the stable id of at least one root type",
-        ));
-    }
-    let Some(src) = &input.source else {
-        if !input.saw_source {
-            out.errors.push(syn::Error::new(
-                input.span,
-                "missing key `source`: the `.spx` file to read, relative to CARGO_MANIFEST_DIR",
-            ));
-        }
+    let Some(mut args) = check_arguments(input, manifest_dir, &mut out.errors) else {
         return out;
     };
-    // A mistake in the arguments may be a misplaced or malformed digest:
-    // do not also report the root as unpinned.
-    let check_pins = input.errors.is_empty();
-    let display = src.value();
-    let err = |text: String| syn::Error::new(src.span(), text);
-    if is_absolute(&display) {
-        out.errors.push(err(format!(
-            "{display}: error[{SOURCE_PATH}]: the source path must be relative to CARGO_MANIFEST_DIR (rule `macro.source_path`)"
-        )));
-        return out;
-    }
-    let Some(dir) = manifest_dir else {
-        out.errors.push(err(format!(
-            "{display}: error[{SOURCE_PATH}]: CARGO_MANIFEST_DIR is not set, so `{display}` cannot be found (rule `macro.source_path`)"
-        )));
+    let Some((snap, module)) = read_source(&args, &mut out) else {
         return out;
     };
-    let path = dir.join(&display);
-    let snap = match Snapshot::take(&path, &display) {
-        Ok(s) => s,
-        Err(d) => {
-            out.errors.push(err(render(
-                &d,
-                &display,
-                Some("the path is relative to the calling crate's CARGO_MANIFEST_DIR"),
-            )));
-            return out;
-        }
-    };
-    out.dependencies.push(path);
-    let module = match snap.read_module() {
-        Ok(m) => m,
-        Err(diags) => {
-            for d in diags.iter().filter(|d| d.is_error()) {
-                out.errors.push(err(render(d, &display, None)));
-            }
-            return out;
-        }
-    };
-
-    // Pins from spx.lock, read once and only when a root needs them.
-    let mut lock: Option<Option<Lock>> = None;
     let mut all_derived = true;
     let mut roots = Vec::with_capacity(input.roots.len());
     for r in &input.roots {
-        let root = r.root.value();
-        let schema = match Schema::derive(&module, &root) {
-            Ok(s) => s,
-            Err(d) => {
-                all_derived = false;
-                out.errors.push(syn::Error::new(
-                    r.root.span(),
-                    render(&d, &display, Some(&format!("while deriving root `{root}`"))),
-                ));
-                continue;
-            }
+        let Some(schema) = derive_root(&args, &module, r, &mut out.errors) else {
+            all_derived = false;
+            continue;
         };
-        if let Err(d) = Schema::parse_document(schema.document().as_bytes()) {
-            out.errors.push(syn::Error::new(
-                r.root.span(),
-                format!(
-                    "{display}: error[{INTERNAL}]: the engine cannot read back the schema of `{root}`: {d} (rule `macro.internal`)"
-                ),
-            ));
-        }
-        // The pin.
-        let (pinned, hint, span) = match &r.digest {
-            Some(lit) => (
-                Some(lit.value()),
-                format!(
-                    "to accept the derived schema, pin it in the macro: digest: \"{}\"",
-                    schema.digest()
-                ),
-                lit.span(),
-            ),
-            None => {
-                if lock.is_none() {
-                    let read = Lock::read(dir);
-                    if dir.join(lock::LOCK_FILE).is_file() {
-                        out.dependencies.push(dir.join(lock::LOCK_FILE));
-                    }
-                    lock = Some(match read {
-                        Ok(l) => l,
-                        Err(d) => {
-                            out.errors.push(syn::Error::new(
-                                r.root.span(),
-                                render(
-                                    &d,
-                                    lock::LOCK_FILE,
-                                    Some("while looking up the pin of this root"),
-                                ),
-                            ));
-                            None
-                        }
-                    });
-                }
-                let pin = lock
-                    .as_ref()
-                    .and_then(Option::as_ref)
-                    .and_then(|l| l.find(&display, &root))
-                    .map(|p| p.digest.clone());
-                (
-                    pin,
-                    "re-pin with `SPX_UPDATE_PINS=1 cargo build` or `spx pin`".to_owned(),
-                    r.root.span(),
-                )
-            }
-        };
-        match pinned {
-            _ if !check_pins => {}
-            None => out.errors.push(syn::Error::new(
-                span,
-                format!(
-                    "{display}: error[{}]: root `{root}` has no pin (rule `lock.unpinned`)\n  = derived digest: {}\n  = pin it here with `digest: \"{}\",` after the root, or in spx.lock with `SPX_UPDATE_PINS=1 cargo build` or `spx pin`",
-                    lock::LOCK_UNPINNED,
-                    schema.digest(),
-                    schema.digest()
-                ),
-            )),
-            Some(p) if p != schema.digest() => {
-                let pinned_doc = lock::read_pinned_schema(dir, &root).filter(|s| s.digest() == p);
-                let msg = spx_schema::diff::drift_message(&root, &p, pinned_doc.as_ref(), &schema, &hint);
-                let mut text = format!(
-                    "{display}: error[{}]: the schema of root `{root}` no longer has its pinned digest (rule `lock.drift`)",
-                    lock::LOCK_DRIFT
-                );
-                for line in msg.lines() {
-                    text.push_str("\n  = ");
-                    text.push_str(line);
-                }
-                out.errors.push(syn::Error::new(span, text));
-            }
-            Some(_) => {}
-        }
+        check_pin(&mut args, r, &schema, &mut out.errors);
         let provider_json_schema = spx_schema::project::draft2020(&schema);
         roots.push((
             schema,
@@ -233,15 +115,163 @@ pub fn load(input: &MacroInput, manifest_dir: Option<&Path>) -> Loaded {
             },
         ));
     }
-    if let Err(d) = snap.recheck() {
-        out.errors.push(err(render(&d, &display, None)));
-        all_derived = false;
-    }
+    out.dependencies.extend(args.pins.lock_file());
+    all_derived &= recheck_snapshot(&args, &snap, &mut out.errors);
     if all_derived && !roots.is_empty() {
         out.roots = Some(roots);
     }
     out.module = Some(module);
     out
+}
+
+/// Phase 1: a `root` and a `source` are given, the source path passes the
+/// source-path rule, and the manifest directory is known.
+fn check_arguments<'a>(
+    input: &'a MacroInput,
+    manifest_dir: Option<&'a Path>,
+    errors: &mut Vec<syn::Error>,
+) -> Option<Args<'a>> {
+    if !input.saw_root {
+        errors.push(syn::Error::new(
+            input.span,
+            "missing key `root`: the stable id of at least one root type",
+        ));
+    }
+    let Some(lit) = &input.source else {
+        if !input.saw_source {
+            errors.push(syn::Error::new(
+                input.span,
+                "missing key `source`: the `.spx` file to read, relative to CARGO_MANIFEST_DIR",
+            ));
+        }
+        return None;
+    };
+    let display = lit.value();
+    let source = match MacroSource::of(&display) {
+        Ok(s) => s,
+        Err(e) => {
+            errors.push(syn::Error::new(
+                lit.span(),
+                format!(
+                    "{display}: error[{SOURCE_PATH}]: the source path {} (rule `macro.source_path`)",
+                    e.reason("CARGO_MANIFEST_DIR")
+                ),
+            ));
+            return None;
+        }
+    };
+    let Some(dir) = manifest_dir else {
+        errors.push(syn::Error::new(
+            lit.span(),
+            format!(
+                "{display}: error[{SOURCE_PATH}]: CARGO_MANIFEST_DIR is not set, so `{display}` cannot be found (rule `macro.source_path`)"
+            ),
+        ));
+        return None;
+    };
+    Some(Args {
+        lit,
+        path: dir.join(source.relative_path()),
+        pins: MacroPins::new(dir, &display, source),
+        display,
+        check_pins: input.errors.is_empty(),
+    })
+}
+
+/// Phase 2: one snapshot of the source, read as a module.
+fn read_source(args: &Args<'_>, out: &mut Loaded) -> Option<(Snapshot, Module)> {
+    let snap = match Snapshot::take(&args.path, &args.display) {
+        Ok(s) => s,
+        Err(d) => {
+            out.errors.push(args.error(render(
+                &d,
+                &args.display,
+                Some("the path is relative to the calling crate's CARGO_MANIFEST_DIR"),
+            )));
+            return None;
+        }
+    };
+    out.dependencies.push(args.path.clone());
+    match snap.read_module() {
+        Ok(module) => Some((snap, module)),
+        Err(diags) => {
+            for d in diags.iter().filter(|d| d.is_error()) {
+                out.errors.push(args.error(render(d, &args.display, None)));
+            }
+            None
+        }
+    }
+}
+
+/// Phase 3: the schema of one root, read back by the engine (a failure to
+/// read it back is an engine bug, reported but not fatal).
+fn derive_root(
+    args: &Args<'_>,
+    module: &Module,
+    r: &RootArg,
+    errors: &mut Vec<syn::Error>,
+) -> Option<Schema> {
+    let root = r.root.value();
+    let schema = match Schema::derive(module, &root) {
+        Ok(s) => s,
+        Err(d) => {
+            errors.push(syn::Error::new(
+                r.root.span(),
+                render(
+                    &d,
+                    &args.display,
+                    Some(&format!("while deriving root `{root}`")),
+                ),
+            ));
+            return None;
+        }
+    };
+    if let Err(d) = Schema::parse_document(schema.document().as_bytes()) {
+        errors.push(syn::Error::new(
+            r.root.span(),
+            format!(
+                "{}: error[{INTERNAL}]: the engine cannot read back the schema of `{root}`: {d} (rule `macro.internal`)",
+                args.display
+            ),
+        ));
+    }
+    Some(schema)
+}
+
+/// Phase 4: the root's pin, the `digest:` after it or its pin in
+/// `spx.lock` (read on first need), checked by the engine.
+fn check_pin(args: &mut Args<'_>, r: &RootArg, schema: &Schema, errors: &mut Vec<syn::Error>) {
+    let literal = r.digest.as_ref().map(LitStr::value);
+    if literal.is_none() {
+        if let Err(d) = args.pins.read_lock() {
+            errors.push(syn::Error::new(
+                r.root.span(),
+                render(
+                    &d,
+                    lock::LOCK_FILE,
+                    Some("while looking up the pin of this root"),
+                ),
+            ));
+        }
+    }
+    if !args.check_pins {
+        return;
+    }
+    if let Err(d) = args.pins.check(schema, literal.as_deref()) {
+        let span = r.digest.as_ref().map_or(r.root.span(), LitStr::span);
+        errors.push(syn::Error::new(span, render(&d, &args.display, None)));
+    }
+}
+
+/// Phase 5: the source still holds the snapshot's bytes (FORMAT.md §5).
+fn recheck_snapshot(args: &Args<'_>, snap: &Snapshot, errors: &mut Vec<syn::Error>) -> bool {
+    match snap.recheck() {
+        Ok(()) => true,
+        Err(d) => {
+            errors.push(args.error(render(&d, &args.display, None)));
+            false
+        }
+    }
 }
 
 /// Where the declaration, field or case with this stable id is named.
@@ -267,4 +297,156 @@ pub fn position_of(module: &Module, stable_id: &str) -> Option<Pos> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use spx_schema::lock::{Lock, Pin};
+
+    const SPX: &str =
+        "module t;\n\n@id(\"t.flag\")\nrecord Flag {\n    @id(\"t.flag.on\")\n    on: bool,\n}\n";
+
+    /// A package `<tmp>/<name>/` with `agents/p.spx`, and `spx.lock`
+    /// pinning `t.flag` of it (under `agents/p.spx`) to `digest`.
+    struct Package(PathBuf);
+
+    impl Package {
+        fn new(name: &str, digest: Option<&str>) -> Package {
+            let dir = std::env::temp_dir()
+                .join(format!("spx-codegen-load-{}-{name}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(dir.join("agents")).unwrap();
+            std::fs::write(dir.join("agents/p.spx"), SPX).unwrap();
+            let schema = derived();
+            let mut pin = Pin::of("agents/p.spx", &schema);
+            if let Some(d) = digest {
+                pin.digest = d.to_owned();
+            }
+            Lock { pins: vec![pin] }.write(&dir).unwrap();
+            Package(dir)
+        }
+
+        fn load(&self, args: &str) -> (Loaded, Vec<String>) {
+            let input: MacroInput = syn::parse_str(args).unwrap();
+            let loaded = load(&input, Some(&self.0));
+            let errors = loaded.errors.iter().map(ToString::to_string).collect();
+            (loaded, errors)
+        }
+    }
+
+    impl Drop for Package {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn derived() -> Schema {
+        let module = spx_schema::source::read_module("agents/p.spx", SPX).unwrap();
+        Schema::derive(&module, "t.flag").unwrap()
+    }
+
+    #[test]
+    fn every_spelling_of_the_source_finds_its_pin_in_spx_lock() {
+        let pkg = Package::new("spellings", None);
+        for source in [
+            "agents/p.spx",
+            "./agents/p.spx",
+            "agents//p.spx",
+            "agents/./p.spx",
+            "x/../agents/p.spx",
+        ] {
+            let (loaded, errors) = pkg.load(&format!("source: \"{source}\", root: \"t.flag\""));
+            assert_eq!(errors, Vec::<String>::new(), "{source}");
+            assert!(loaded.roots.is_some(), "{source}");
+            assert_eq!(
+                loaded.dependencies,
+                [pkg.0.join("agents/p.spx"), pkg.0.join("spx.lock")],
+                "{source}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_pin_found_under_another_spelling_is_checked() {
+        let other = format!("sha256:{}", "0".repeat(64));
+        let pkg = Package::new("drift", Some(&other));
+        let (loaded, errors) = pkg.load("source: \"./agents//p.spx\", root: \"t.flag\"");
+        assert_eq!(errors.len(), 1);
+        assert_eq!(
+            errors[0],
+            format!(
+                "./agents//p.spx: error[SPX-L003]: the schema of root `t.flag` no longer has its pinned digest (rule `lock.drift`)
+  = schema drift for root \"t.flag\"
+  =   pinned digest:  {other}
+  =   derived digest: {}
+  =   the pinned schema document is unavailable (spx.lock.d/ is missing it or it is unreadable), so no structural diff can be shown
+  = re-pin with `SPX_UPDATE_PINS=1 cargo build` or `spx pin`",
+                derived().digest()
+            )
+        );
+        // Only the pin is wrong: the items are still generated.
+        assert!(loaded.roots.is_some());
+    }
+
+    #[test]
+    fn refused_paths_name_the_rule() {
+        let pkg = Package::new("refused", None);
+        for (source, reason) in [
+            ("/etc/p.spx", "must be relative to CARGO_MANIFEST_DIR"),
+            (
+                "\\\\agents\\\\p.spx",
+                "must be relative to CARGO_MANIFEST_DIR",
+            ),
+            ("C:/agents/p.spx", "must be relative to CARGO_MANIFEST_DIR"),
+            ("agents\\\\p.spx", "must use `/` as separator"),
+            ("", "is empty"),
+            (
+                "agents/",
+                "does not name a file (it ends with `/`, `.` or `..`)",
+            ),
+            (
+                "agents/p.spx/..",
+                "does not name a file (it ends with `/`, `.` or `..`)",
+            ),
+        ] {
+            let (loaded, errors) = pkg.load(&format!(
+                "source: \"{source}\", root: \"t.flag\", digest: \"{}\"",
+                derived().digest()
+            ));
+            let shown = source.replace("\\\\", "\\");
+            assert_eq!(
+                errors,
+                [format!(
+                    "{shown}: error[SPX-M002]: the source path {reason} (rule `macro.source_path`)"
+                )],
+                "{source}"
+            );
+            assert!(loaded.dependencies.is_empty());
+        }
+    }
+
+    #[test]
+    fn a_source_outside_the_package_is_pinned_in_the_call_only() {
+        let pkg = Package::new("outside", None);
+        let name = pkg.0.file_name().unwrap().to_str().unwrap().to_owned();
+        let source = format!("../{name}/agents/p.spx");
+        let digest = derived().digest().to_owned();
+        let (loaded, errors) = pkg.load(&format!(
+            "source: \"{source}\", root: \"t.flag\", digest: \"{digest}\""
+        ));
+        assert_eq!(errors, Vec::<String>::new());
+        assert_eq!(loaded.dependencies, [pkg.0.join(&source)]);
+        // Without `digest:`, spx.lock cannot pin it (even though it holds a
+        // pin of the same file under its package-relative path).
+        let (_, errors) = pkg.load(&format!("source: \"{source}\", root: \"t.flag\""));
+        assert_eq!(
+            errors,
+            [format!(
+                "{source}: error[SPX-L004]: root `t.flag` has no pin (rule `lock.unpinned`)
+  = derived digest: {digest}
+  = pin it here with `digest: \"{digest}\",` after the root (spx.lock cannot pin `{source}`: it is outside the package)"
+            )]
+        );
+    }
 }

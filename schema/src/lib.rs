@@ -13,7 +13,7 @@
 //! | canonical encoding | [`encode`] |
 //! | provider projections and dialect adapters | [`project`] |
 //! | admission of raw provider output | [`admit`] |
-//! | `spx.lock` pins and pinned documents | [`lock`] |
+//! | pins: `spx.lock`, pinned documents, source paths, pin policy and plan, every pin diagnostic | [`lock`] |
 //! | structural diff by stable id, drift messages | [`diff`] |
 //!
 //! ```

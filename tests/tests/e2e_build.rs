@@ -12,6 +12,10 @@
 //! explicitly, so the outer environment (a CI runner sets `CI`) never
 //! changes what a case tests.
 //!
+//! One case adds `spx-runtime` and replaces the fixture's main with
+//! `tests/fixtures/host/macro/main.rs`, a macro host that spells its source
+//! differently from the metadata.
+//!
 //! `spx pin --check` is checked through the library function the CLI calls,
 //! `spx_build::pin::run(dir, true)`: the `spx` binary lives in another
 //! package, so this test crate cannot run it without building it again.
@@ -285,4 +289,38 @@ fn ci_never_writes() {
     // `CI=false` is not CI.
     host.build_ok(&[("CI", "false"), ("SPX_UPDATE_PINS", "1")]);
     assert_ne!(host.lock_bytes().unwrap(), lock_before);
+}
+
+/// A macro host: `[package.metadata.spx]` says `agents/fx.spx`, the macro
+/// (without `digest:`) says `./agents/fx.spx` and `agents//fx.spx`. The
+/// build script pins the root, the macro finds that one pin under both
+/// spellings, and the binary encodes and decodes a value with both.
+#[test]
+fn macro_finds_the_pin_under_another_spelling_of_its_source() {
+    let host = Host::new("macro");
+    let manifest = host.dir.join("Cargo.toml");
+    let mut text = std::fs::read_to_string(&manifest).unwrap();
+    text.push_str(&format!(
+        "\n[dependencies]\nspx-runtime = {{ path = {:?} }}\n",
+        workspace()
+            .join("runtime")
+            .to_str()
+            .expect("UTF-8 workspace path")
+    ));
+    std::fs::write(&manifest, text).unwrap();
+    std::fs::copy(
+        fixture().join("macro/main.rs"),
+        host.dir.join("src/main.rs"),
+    )
+    .unwrap();
+    let stderr = host.build_ok(&[]);
+    assert!(!stderr.contains("SPX-L004"), "{stderr}");
+    let schema = host.derive();
+    let lock = Lock::read(&host.dir).unwrap().unwrap();
+    assert_eq!(lock.pins, vec![lock::Pin::of(SPX, &schema)]);
+    let doc = host.run_binary();
+    let decoded = spx_schema::decode::decode(&schema, doc.as_bytes()).unwrap();
+    assert_eq!(decoded.canonical, doc);
+    // In CI (nothing may be written) the pins are found the same way.
+    host.build_ok(&[("CI", "true")]);
 }

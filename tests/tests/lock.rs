@@ -621,14 +621,24 @@ impl Package {
     fn edit(&self, text: &str) {
         std::fs::write(self.path().join("agents/fx.spx"), text).unwrap();
     }
-    fn compile(&self, policy: PinPolicy) -> Result<Vec<spx_build::Compiled>, spx_build::Error> {
-        Config::new()
-            .source("agents/fx.spx")
-            .root("fx.shape")
-            .root("fx.point")
+    /// A configuration of this package with `sources`, each a path and
+    /// its roots.
+    fn config(&self, sources: &[(&str, &[&str])]) -> Config {
+        let mut config = Config::new();
+        for (path, roots) in sources {
+            config.source(path);
+            for r in *roots {
+                config.root(*r);
+            }
+        }
+        config
             .package_dir(self.path())
             .out_dir(self.path().join("out"))
-            .cargo_output(false)
+            .cargo_output(false);
+        config
+    }
+    fn compile(&self, policy: PinPolicy) -> Result<Vec<spx_build::Compiled>, spx_build::Error> {
+        self.config(&[("agents/fx.spx", &["fx.shape", "fx.point"])])
             .pin_policy(policy)
             .compile()
     }
@@ -637,6 +647,17 @@ impl Package {
     }
     fn pinned_bytes(&self, root: &str) -> Option<Vec<u8>> {
         std::fs::read(lock::pinned_schema_path(self.path(), root)).ok()
+    }
+    /// Makes the package a cargo package whose `Cargo.toml` ends with
+    /// `metadata` (a `[package.metadata.spx]` table, or nothing).
+    fn manifest(&self, metadata: &str) {
+        std::fs::create_dir_all(self.path().join("src")).unwrap();
+        std::fs::write(self.path().join("src/lib.rs"), "").unwrap();
+        std::fs::write(
+            self.path().join("Cargo.toml"),
+            format!("[package]\nname = \"fx\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n{metadata}[workspace]\n"),
+        )
+        .unwrap();
     }
     fn sources() -> Vec<Source> {
         vec![Source {
@@ -876,27 +897,163 @@ fn pin_run_checks_and_repins_exactly_the_configured_roots() {
 #[test]
 fn pin_run_reads_package_metadata() {
     let pkg = Package::new("metadata", MODULE_V1);
-    std::fs::create_dir_all(pkg.path().join("src")).unwrap();
-    std::fs::write(pkg.path().join("src/lib.rs"), "").unwrap();
-    std::fs::write(
-        pkg.path().join("Cargo.toml"),
-        "[package]\nname = \"fx\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n[package.metadata.spx]\nsources = [{ path = \"agents/fx.spx\", roots = [\"fx.shape\"] }]\n\n[workspace]\n",
-    )
-    .unwrap();
+    pkg.manifest("[package.metadata.spx]\nsources = [{ path = \"agents/fx.spx\", roots = [\"fx.shape\"] }]\n\n");
     let report = pin::run(pkg.path(), false).unwrap();
     assert_eq!(report.entries.len(), 1);
     assert_eq!(report.entries[0].root, "fx.shape");
     assert!(pin::run(pkg.path(), true).is_ok());
 
-    std::fs::write(
-        pkg.path().join("Cargo.toml"),
-        "[package]\nname = \"fx\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n[workspace]\n",
-    )
-    .unwrap();
+    pkg.manifest("");
     let err = pin::run(pkg.path(), true).unwrap_err();
     assert_eq!(err.diagnostics()[0].code, spx_build::BUILD_METADATA);
     assert_eq!(
         err.diagnostics()[0].message,
         "Cargo.toml has no [package.metadata.spx] table"
     );
+}
+
+// ------------------------------------------------------- source paths --
+
+#[test]
+fn lock_keeps_only_normal_source_paths() {
+    for (source, message) in [
+        (
+            "./a.spx",
+            "source path \"./a.spx\" is not in normal form (write \"a.spx\")",
+        ),
+        (
+            "b//a.spx",
+            "source path \"b//a.spx\" is not in normal form (write \"b/a.spx\")",
+        ),
+        (
+            "b/../a.spx",
+            "source path \"b/../a.spx\" is not in normal form (write \"a.spx\")",
+        ),
+        (
+            "../a.spx",
+            "source path \"../a.spx\" leaves the package root (a `..` climbs above it)",
+        ),
+        (
+            "/etc/a.spx",
+            "source path \"/etc/a.spx\" must be relative to the package root",
+        ),
+        (
+            "\\\\a.spx",
+            "source path \"\\\\a.spx\" must be relative to the package root",
+        ),
+        (
+            "C:/a.spx",
+            "source path \"C:/a.spx\" must be relative to the package root",
+        ),
+        (
+            "b\\\\a.spx",
+            "source path \"b\\\\a.spx\" must use `/` as separator",
+        ),
+        ("", "source path \"\" is empty"),
+        (
+            "b/",
+            "source path \"b/\" does not name a file (it ends with `/`, `.` or `..`)",
+        ),
+    ] {
+        let text = format!(
+            "{{\"spx_lock\":1,\"pins\":[\n{}\n]}}\n",
+            pin_line(source, "r.a")
+        );
+        let (rule, line, col, got) = refusal(&text);
+        assert_eq!((rule, line, col), ("lock.source", 2, 11), "{source}");
+        assert_eq!(got, message, "{source}");
+    }
+}
+
+#[test]
+fn every_spelling_of_a_source_builds_one_pin() {
+    let pkg = Package::new("spellings", MODULE_V1);
+    let build = |source: &str| {
+        pkg.config(&[(source, &["fx.shape"])])
+            .pin_policy(PinPolicy::Create)
+            .compile()
+    };
+    let first = build("./agents/fx.spx").unwrap();
+    assert_eq!(first[0].source, "agents/fx.spx");
+    assert_eq!(first[0].pin, PinChange::Created);
+    let lock_bytes = pkg.lock_bytes().unwrap();
+    let shape = schema_of(MODULE_V1, "fx.shape");
+    assert_eq!(
+        Lock::read(pkg.path()).unwrap().unwrap().pins,
+        [Pin::of("agents/fx.spx", &shape)]
+    );
+    for spelling in ["agents/fx.spx", "agents//fx.spx", "x/../agents/./fx.spx"] {
+        let again = build(spelling).unwrap();
+        assert_eq!(again[0].source, "agents/fx.spx", "{spelling}");
+        assert_eq!(again[0].pin, PinChange::Unchanged, "{spelling}");
+        assert_eq!(pkg.lock_bytes().unwrap(), lock_bytes, "{spelling}");
+    }
+    // Under `spx pin --check`, too: one pin, not stale.
+    let sources = [Source {
+        path: ".//agents/fx.spx".into(),
+        roots: vec!["fx.shape".into()],
+    }];
+    let report = pin::run_sources(pkg.path(), &sources, true).unwrap();
+    assert_eq!(report.entries.len(), 1);
+    assert_eq!(report.entries[0].source, "agents/fx.spx");
+    assert_eq!(report.entries[0].change, PinChange::Unchanged);
+}
+
+#[test]
+fn a_source_path_that_leaves_the_package_is_refused_by_every_door() {
+    let pkg = Package::new("leaves", MODULE_V1);
+    let err = pkg
+        .config(&[
+            ("../agents/fx.spx", &["fx.shape"]),
+            ("/agents/fx.spx", &["fx.shape"]),
+        ])
+        .compile()
+        .unwrap_err();
+    let got: Vec<(&str, &str, &str)> = err
+        .diagnostics()
+        .iter()
+        .map(|d| (d.code.as_str(), d.rule, d.message.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                "SPX-B001",
+                "build.source_path",
+                "source path \"../agents/fx.spx\" leaves the package root (a `..` climbs above it)"
+            ),
+            (
+                "SPX-B001",
+                "build.source_path",
+                "source path \"/agents/fx.spx\" must be relative to the package root"
+            ),
+        ]
+    );
+    // `spx pin` with an explicit source list: the same diagnostic.
+    let sources = [Source {
+        path: "../agents/fx.spx".into(),
+        roots: vec!["fx.shape".into()],
+    }];
+    let err = pin::run_sources(pkg.path(), &sources, false).unwrap_err();
+    assert_eq!(err.diagnostics().len(), 1);
+    let d = &err.diagnostics()[0];
+    assert_eq!(
+        (d.code.as_str(), d.rule, d.message.as_str()),
+        got[0],
+        "the same diagnostic as Config::source"
+    );
+    assert_eq!(d.detail, Some("give sources relative to the package root (the directory of Cargo.toml), e.g. `agents/planner.spx`".to_owned()));
+    assert!(pkg.lock_bytes().is_none());
+}
+
+#[test]
+fn pin_run_keys_metadata_paths_by_their_normal_form() {
+    let pkg = Package::new("metadata-spelling", MODULE_V1);
+    pkg.manifest("[package.metadata.spx]\nsources = [{ path = \"./agents//fx.spx\", roots = [\"fx.shape\"] }]\n\n");
+    let report = pin::run(pkg.path(), false).unwrap();
+    assert_eq!(report.entries[0].source, "agents/fx.spx");
+    let lock = Lock::read(pkg.path()).unwrap().unwrap();
+    assert_eq!(lock.pins[0].source, "agents/fx.spx");
+    assert!(lock.find("./agents/fx.spx", "fx.shape").is_some());
+    assert!(pin::run(pkg.path(), true).is_ok());
 }

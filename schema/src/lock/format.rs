@@ -1,8 +1,5 @@
-//! `spx.lock`: the committed pins of every derived root, and the pinned
-//! schema documents kept beside it in `spx.lock.d/`.
-//!
-//! The lock is deterministic text (JSON, one pin per line, pins sorted by
-//! source then root, one LF at the end):
+//! The format of `spx.lock`: deterministic text (JSON, one pin per line,
+//! pins sorted by source then root, one LF at the end):
 //!
 //! ```text
 //! {"spx_lock":1,"pins":[
@@ -14,40 +11,15 @@
 //! A lock with no pins is `{"spx_lock":1,"pins":[` LF `]}` LF. The reader is
 //! strict: anything that is not exactly the rendering of its pins is refused
 //! with SPX-L001 and the `spx.lock:line:col` of the first problem, so a
-//! merge conflict or a hand edit can never be read as something else.
-//!
-//! The pinned document of root `r` is kept as
-//! `spx.lock.d/<pin_file_stem(r)>.schema.json` (see [`pin_file_stem`]), so
-//! that drift can be explained structurally ([`crate::diff`]).
+//! merge conflict or a hand edit can never be read as something else. A
+//! pin's `source` is the normal form of its path ([`super::path`]).
 
-use crate::diag::{Code, Diagnostic, Location};
+use super::messages::{abnormal_source, malformed};
+use super::path::normalize_source;
+use super::{LOCK_VERSION, PIN_DIR};
+use crate::diag::Diagnostic;
 use crate::quote::quote_into;
 use crate::schema::Schema;
-use std::io::Write as _;
-use std::path::{Path, PathBuf};
-
-/// The lock file's name, at the package root.
-pub const LOCK_FILE: &str = "spx.lock";
-/// The directory of pinned schema documents, beside the lock.
-pub const PIN_DIR: &str = "spx.lock.d";
-/// The lock format version this crate reads and writes.
-pub const LOCK_VERSION: u32 = 1;
-
-/// A derived schema no longer has the digest pinned for its root
-/// (rule `lock.drift`); the detail is [`crate::diff::drift_message`].
-pub const LOCK_DRIFT: Code = Code("SPX-L003");
-/// A root has no pin (or there is no `spx.lock`) where nothing may be
-/// written: under `CI` or in check mode (rule `lock.unpinned`), or a pin
-/// names a root that is no longer configured (rule `lock.stale`).
-pub const LOCK_UNPINNED: Code = Code("SPX-L004");
-/// In check mode, a pinned document in `spx.lock.d/` is missing or is not
-/// the document of its pin (rule `lock.pinned_document`).
-pub const LOCK_PINNED_DOCUMENT: Code = Code("SPX-L005");
-/// A malformed lock (syntax, order, duplicate, bad digest or path).
-pub const LOCK_MALFORMED: Code = Code("SPX-L001");
-/// The lock, a pinned document or their directory could not be read or
-/// written.
-pub const LOCK_IO: Code = Code("SPX-L002");
 
 const HEADER: &str = "{\"spx_lock\":1,\"pins\":[";
 const FOOTER: &str = "]}";
@@ -55,7 +27,8 @@ const FOOTER: &str = "]}";
 /// One pinned root.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Pin {
-    /// The source path, relative to the package root, `/`-separated.
+    /// The source path: the normal form of a package-relative,
+    /// `/`-separated path ([`super::normalize_source`]).
     pub source: String,
     /// The root's stable id.
     pub root: String,
@@ -102,21 +75,12 @@ pub struct Lock {
 }
 
 impl Lock {
-    /// Reads `<package_dir>/spx.lock`. `Ok(None)` when the file is absent.
-    pub fn read(package_dir: &Path) -> Result<Option<Lock>, Diagnostic> {
-        let path = package_dir.join(LOCK_FILE);
-        match std::fs::read(&path) {
-            Ok(bytes) => Lock::parse(&bytes).map(Some),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(io_error(LOCK_FILE, "read", &e)),
-        }
-    }
-
-    /// The pin of `root` derived from `source`, if any.
+    /// The pin of `root` derived from `source`, if any. `source` may be
+    /// any spelling of the path (`./agents/p.spx`, `agents//p.spx`): it is
+    /// normalised first, as the lock stores it.
     pub fn find(&self, source: &str, root: &str) -> Option<&Pin> {
-        self.pins
-            .iter()
-            .find(|p| p.source == source && p.root == root)
+        let key = normalize_source(source).ok()?;
+        self.pins.iter().find(|p| p.source == key && p.root == root)
     }
 
     /// Inserts `pin`, replacing the pin with the same source and root.
@@ -298,14 +262,6 @@ impl Lock {
         }
         Ok(Lock { pins })
     }
-
-    /// Writes `<package_dir>/spx.lock` atomically (temporary file in the
-    /// same directory, then rename). Writes nothing when the file already
-    /// holds exactly these bytes. Returns true when it wrote.
-    pub fn write(&self, package_dir: &Path) -> Result<bool, Diagnostic> {
-        write_atomic(&package_dir.join(LOCK_FILE), self.render().as_bytes())
-            .map_err(|e| io_error(LOCK_FILE, "write", &e))
-    }
 }
 
 fn line_no(index: usize) -> u32 {
@@ -352,27 +308,6 @@ fn unsupported_version(header: &str) -> Option<String> {
     }
 }
 
-fn malformed(rule: &'static str, message: impl Into<String>, line: u32, column: u32) -> Diagnostic {
-    Diagnostic::error(LOCK_MALFORMED, rule, message)
-        .at(Location::Source {
-            path: LOCK_FILE.to_owned(),
-            line,
-            column,
-            span: None,
-        })
-        .with_detail(
-            "spx.lock is generated: re-create it with `SPX_UPDATE_PINS=1 cargo build` or `spx pin` instead of editing it",
-        )
-}
-
-fn io_error(path: &str, what: &str, e: &std::io::Error) -> Diagnostic {
-    Diagnostic::error(LOCK_IO, "lock.io", format!("cannot {what} `{path}`: {e}")).at(
-        Location::File {
-            path: path.to_owned(),
-        },
-    )
-}
-
 fn parse_pin(object: &str, line: u32) -> Result<Pin, Diagnostic> {
     use serde_json::Value as J;
     let value: J = serde_json::from_str(object).map_err(|e| {
@@ -412,10 +347,11 @@ fn parse_pin(object: &str, line: u32) -> Result<Pin, Diagnostic> {
             first_difference(object, &canonical),
         ));
     }
-    if let Some(why) = source_problem(&pin.source) {
+    let normal = normalize_source(&pin.source);
+    if normal.as_deref() != Ok(pin.source.as_str()) {
         return Err(malformed(
             "lock.source",
-            format!("source path {} {why}", crate::quote::quote(&pin.source)),
+            abnormal_source(&pin.source, normal),
             line,
             column_of_value(object, "source"),
         ));
@@ -469,138 +405,6 @@ pub fn is_sha256(s: &str) -> bool {
     })
 }
 
-/// Why `source` is not a package-relative `/`-separated path, if it is not.
-pub fn source_problem(source: &str) -> Option<&'static str> {
-    if source.is_empty() {
-        return Some("is empty");
-    }
-    if source.starts_with('/') || source.contains(':') {
-        return Some("must be relative to the package root");
-    }
-    if source.contains('\\') {
-        return Some("must use `/` as separator");
-    }
-    if source.chars().any(char::is_control) {
-        return Some("contains a control character");
-    }
-    if source
-        .split('/')
-        .any(|c| c.is_empty() || c == "." || c == "..")
-    {
-        return Some("must not contain empty, `.` or `..` components");
-    }
-    None
-}
-
-/// The file-name stem of the pinned document of `root`: bytes `a-z 0-9 . _ -`
-/// are kept, every other UTF-8 byte (upper-case letters included, so that
-/// two roots never collide on a case-insensitive file system) is written
-/// as `%` and two upper-case hex digits. A leading `.` is escaped too, so no
-/// pinned document is a hidden file.
-pub fn pin_file_stem(root: &str) -> String {
-    let mut out = String::with_capacity(root.len());
-    for (i, b) in root.bytes().enumerate() {
-        let keep = b.is_ascii_lowercase()
-            || b.is_ascii_digit()
-            || b == b'_'
-            || b == b'-'
-            || (b == b'.' && i > 0);
-        if keep {
-            out.push(b as char);
-        } else {
-            const HEX: &[u8; 16] = b"0123456789ABCDEF";
-            out.push('%');
-            out.push(HEX[(b >> 4) as usize] as char);
-            out.push(HEX[(b & 0xf) as usize] as char);
-        }
-    }
-    out
-}
-
-/// The package-relative path of the pinned document of `root`
-/// (`spx.lock.d/<stem>.schema.json`), `/`-separated.
-pub fn pinned_schema_relative(root: &str) -> String {
-    format!("{PIN_DIR}/{}.schema.json", pin_file_stem(root))
-}
-
-/// The path of the pinned document of `root` under `package_dir`.
-pub fn pinned_schema_path(package_dir: &Path, root: &str) -> PathBuf {
-    package_dir
-        .join(PIN_DIR)
-        .join(format!("{}.schema.json", pin_file_stem(root)))
-}
-
-/// The pinned document of `root` kept in `spx.lock.d/`, read back with
-/// [`Schema::parse_document`]. `None` when it is absent, unreadable or not
-/// a canonical schema document of that root.
-pub fn read_pinned_schema(package_dir: &Path, root: &str) -> Option<Schema> {
-    let bytes = std::fs::read(pinned_schema_path(package_dir, root)).ok()?;
-    let schema = Schema::parse_document(&bytes).ok()?;
-    (schema.root_type_id() == root).then_some(schema)
-}
-
-/// Writes the pinned document of `schema` atomically into
-/// `<package_dir>/spx.lock.d/`, creating the directory. Writes nothing when
-/// the bytes are unchanged; returns true when it wrote.
-pub fn write_pinned_schema(package_dir: &Path, schema: &Schema) -> Result<bool, Diagnostic> {
-    let rel = pinned_schema_relative(schema.root_type_id());
-    let dir = package_dir.join(PIN_DIR);
-    std::fs::create_dir_all(&dir).map_err(|e| io_error(PIN_DIR, "create", &e))?;
-    write_atomic(
-        &pinned_schema_path(package_dir, schema.root_type_id()),
-        schema.document().as_bytes(),
-    )
-    .map_err(|e| io_error(&rel, "write", &e))
-}
-
-/// Removes the pinned document of `root`, if present. Returns true when it
-/// removed one.
-pub fn remove_pinned_schema(package_dir: &Path, root: &str) -> Result<bool, Diagnostic> {
-    match std::fs::remove_file(pinned_schema_path(package_dir, root)) {
-        Ok(()) => Ok(true),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
-        Err(e) => Err(io_error(&pinned_schema_relative(root), "remove", &e)),
-    }
-}
-
-/// Writes `bytes` to `path` atomically: a temporary file in the same
-/// directory is written, flushed and renamed over `path`, so a reader sees
-/// either the old or the new bytes, never a partial file. Writes nothing
-/// (and returns false) when `path` already holds exactly `bytes`.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<bool> {
-    if let Ok(existing) = std::fs::read(path) {
-        if existing == bytes {
-            return Ok(false);
-        }
-    }
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let tmp = dir.join(format!(".{name}.tmp.{}.{n}", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        drop(f);
-        std::fs::rename(&tmp, path)
-    })();
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e);
-    }
-    Ok(true)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -634,10 +438,20 @@ mod tests {
     }
 
     #[test]
-    fn stems() {
-        assert_eq!(pin_file_stem("planner.proposal"), "planner.proposal");
-        assert_eq!(pin_file_stem("A/b c"), "%41%2Fb%20c");
-        assert_eq!(pin_file_stem(".x"), "%2Ex");
-        assert_eq!(pin_file_stem("é"), "%C3%A9");
+    fn find_normalises_the_source() {
+        let lock = Lock {
+            pins: vec![pin("agents/p.spx", "x")],
+        };
+        for spelling in [
+            "agents/p.spx",
+            "./agents/p.spx",
+            "agents//p.spx",
+            "q/../agents/p.spx",
+        ] {
+            assert_eq!(lock.find(spelling, "x"), Some(&lock.pins[0]), "{spelling}");
+        }
+        assert_eq!(lock.find("agents/p.spx", "y"), None);
+        assert_eq!(lock.find("../agents/p.spx", "x"), None);
+        assert_eq!(lock.find("/agents/p.spx", "x"), None);
     }
 }

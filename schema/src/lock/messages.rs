@@ -1,0 +1,265 @@
+//! Every pin diagnostic and hint, for the build helper, `spx pin` and the
+//! macro. The build helper's diagnostics quote ids canonically and name
+//! the source in their location; the macro's are rendered into a
+//! `compile_error!` that starts with the source path, so they name the root
+//! in backticks.
+
+use super::format::Pin;
+use super::path::SourcePathError;
+use super::{
+    BUILD_CONFIG, LOCK_DRIFT, LOCK_FILE, LOCK_IO, LOCK_MALFORMED, LOCK_PINNED_DOCUMENT,
+    LOCK_UNPINNED,
+};
+use crate::diag::{Diagnostic, Location};
+use crate::diff::drift_message;
+use crate::quote::quote;
+use crate::schema::Schema;
+
+/// The two commands that re-pin, as written in every hint.
+macro_rules! repin_commands {
+    () => {
+        "`SPX_UPDATE_PINS=1 cargo build` or `spx pin`"
+    };
+}
+
+/// The hint every drift explanation of a pin in `spx.lock` ends with.
+pub const REPIN_HINT: &str = concat!("re-pin with ", repin_commands!());
+
+/// The detail of every SPX-L001.
+const REGENERATE: &str = concat!(
+    "spx.lock is generated: re-create it with ",
+    repin_commands!(),
+    " instead of editing it"
+);
+
+/// The `cargo:warning` when `CI` and `SPX_UPDATE_PINS` are both set.
+pub(crate) const CI_WINS: &str =
+    "spx: SPX_UPDATE_PINS is ignored because CI is set: nothing is written to the package in CI";
+
+/// SPX-L001 at `spx.lock:line:column`.
+pub(crate) fn malformed(
+    rule: &'static str,
+    message: impl Into<String>,
+    line: u32,
+    column: u32,
+) -> Diagnostic {
+    Diagnostic::error(LOCK_MALFORMED, rule, message)
+        .at(Location::Source {
+            path: LOCK_FILE.to_owned(),
+            line,
+            column,
+            span: None,
+        })
+        .with_detail(REGENERATE)
+}
+
+/// The SPX-L001 `lock.source` message of a source path that is not the
+/// normal form of a package-relative path (`Ok` is that normal form).
+pub(crate) fn abnormal_source(source: &str, normal: Result<String, SourcePathError>) -> String {
+    match normal {
+        Err(e) => format!("source path {} {e}", quote(source)),
+        Ok(n) => format!(
+            "source path {} is not in normal form (write {})",
+            quote(source),
+            quote(&n)
+        ),
+    }
+}
+
+/// SPX-B001 `build.source_path`: a configured source path is refused by
+/// the source-path rule.
+pub fn bad_source_path(raw: &str, e: SourcePathError) -> Diagnostic {
+    Diagnostic::error(
+        BUILD_CONFIG,
+        "build.source_path",
+        format!("source path {} {e}", quote(raw)),
+    )
+    .with_detail(
+        "give sources relative to the package root (the directory of Cargo.toml), e.g. `agents/planner.spx`",
+    )
+}
+
+/// SPX-L002: `what` (read, write, create, remove) failed on `path`.
+pub(crate) fn io_error(path: &str, what: &str, e: &std::io::Error) -> Diagnostic {
+    Diagnostic::error(LOCK_IO, "lock.io", format!("cannot {what} `{path}`: {e}")).at(
+        Location::File {
+            path: path.to_owned(),
+        },
+    )
+}
+
+/// SPX-L003 for a build: `derived` (from `source`) no longer has the digest
+/// of `pin`; `pinned` is the pinned document, if it could be read.
+pub(crate) fn drift(
+    source: &str,
+    pin: &Pin,
+    pinned: Option<&Schema>,
+    derived: &Schema,
+) -> Diagnostic {
+    let root = derived.root_type_id();
+    Diagnostic::error(
+        LOCK_DRIFT,
+        "lock.drift",
+        format!(
+            "the schema of root {} derived from {} no longer matches its pin in spx.lock",
+            quote(root),
+            quote(source)
+        ),
+    )
+    .at(Location::File {
+        path: source.to_owned(),
+    })
+    .with_detail(drift_message(
+        root,
+        &pin.digest,
+        pinned,
+        derived,
+        REPIN_HINT,
+    ))
+}
+
+/// SPX-L004 `lock.unpinned` for a build that may not write: `derived` has
+/// no pin (or there is no lock); `why_check` says why nothing is written.
+pub(crate) fn unpinned(
+    source: &str,
+    derived: &Schema,
+    lock_exists: bool,
+    why_check: &str,
+) -> Diagnostic {
+    let what = if lock_exists {
+        "has no pin in spx.lock"
+    } else {
+        "is not pinned: spx.lock is missing"
+    };
+    Diagnostic::error(
+        LOCK_UNPINNED,
+        "lock.unpinned",
+        format!(
+            "root {} of source {} {what}",
+            quote(derived.root_type_id()),
+            quote(source)
+        ),
+    )
+    .at(Location::File {
+        path: LOCK_FILE.to_owned(),
+    })
+    .with_detail(format!(
+        "nothing is written because {why_check}: run `cargo build` (or `spx pin`) locally and commit spx.lock and spx.lock.d/\nderived digest: {}",
+        derived.digest()
+    ))
+}
+
+/// SPX-L004 `lock.stale`: `pin` names a root that is not configured.
+pub(crate) fn stale(pin: &Pin) -> Diagnostic {
+    Diagnostic::error(
+        LOCK_UNPINNED,
+        "lock.stale",
+        format!(
+            "spx.lock pins root {} of source {}, which is no longer configured",
+            quote(&pin.root),
+            quote(&pin.source)
+        ),
+    )
+    .at(Location::File {
+        path: LOCK_FILE.to_owned(),
+    })
+    .with_detail("run `spx pin` to remove stale pins")
+}
+
+/// SPX-L005: the pinned document of `root` (at `relative`) is missing or
+/// is not the pinned schema.
+pub(crate) fn pinned_document(root: &str, relative: String) -> Diagnostic {
+    Diagnostic::error(
+        LOCK_PINNED_DOCUMENT,
+        "lock.pinned_document",
+        format!(
+            "the pinned document of root {} is missing or is not the pinned schema",
+            quote(root)
+        ),
+    )
+    .at(Location::File { path: relative })
+    .with_detail("run `spx pin` and commit spx.lock.d/")
+}
+
+/// SPX-B001 `build.root_conflict`: two sources derive `root` differently.
+pub(crate) fn root_conflict(root: &str, first: &str, second: &str) -> Diagnostic {
+    Diagnostic::error(
+        BUILD_CONFIG,
+        "build.root_conflict",
+        format!(
+            "root {} is derived from both {} and {} with different schemas; a root id must name one schema per package",
+            quote(root),
+            quote(first),
+            quote(second)
+        ),
+    )
+}
+
+/// SPX-L004 `lock.unpinned` for a macro root without `digest:` and without
+/// a pin in `spx.lock`; `outside` when the source leaves the package (so
+/// `spx.lock` cannot pin it).
+pub(crate) fn unpinned_in_macro(source: &str, derived: &Schema, outside: bool) -> Diagnostic {
+    let root = derived.root_type_id();
+    let digest = derived.digest();
+    let where_else = if outside {
+        format!(" (spx.lock cannot pin `{source}`: it is outside the package)")
+    } else {
+        concat!(", or in spx.lock with ", repin_commands!()).to_owned()
+    };
+    Diagnostic::error(
+        LOCK_UNPINNED,
+        "lock.unpinned",
+        format!("root `{root}` has no pin"),
+    )
+    .at(Location::File {
+        path: source.to_owned(),
+    })
+    .with_detail(format!(
+        "derived digest: {digest}\npin it here with `digest: \"{digest}\",` after the root{where_else}"
+    ))
+}
+
+/// SPX-L003 for a macro root whose pin (`digest:` in the call when
+/// `literal`, else its pin in `spx.lock`) is `pinned_digest`.
+pub(crate) fn drift_in_macro(
+    source: &str,
+    pinned_digest: &str,
+    pinned: Option<&Schema>,
+    derived: &Schema,
+    literal: bool,
+) -> Diagnostic {
+    let root = derived.root_type_id();
+    let hint = if literal {
+        format!(
+            "to accept the derived schema, pin it in the macro: digest: \"{}\"",
+            derived.digest()
+        )
+    } else {
+        REPIN_HINT.to_owned()
+    };
+    Diagnostic::error(
+        LOCK_DRIFT,
+        "lock.drift",
+        format!("the schema of root `{root}` no longer has its pinned digest"),
+    )
+    .at(Location::File {
+        path: source.to_owned(),
+    })
+    .with_detail(drift_message(root, pinned_digest, pinned, derived, &hint))
+}
+
+/// The `cargo:warning` text of a build that created or rewrote the pin of
+/// `derived`; `None` when the pin did not change.
+pub fn pin_written(derived: &Schema, change: &super::PinChange) -> Option<String> {
+    let root = derived.root_type_id();
+    let digest = derived.digest();
+    match change {
+        super::PinChange::Created => Some(format!(
+            "spx: pinned {root} in spx.lock ({digest}); commit spx.lock and spx.lock.d/"
+        )),
+        super::PinChange::Updated { from } => Some(format!(
+            "spx: re-pinned {root} in spx.lock ({from} -> {digest}); commit spx.lock and spx.lock.d/"
+        )),
+        super::PinChange::Unchanged | super::PinChange::Removed => None,
+    }
+}
