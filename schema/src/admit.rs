@@ -5,8 +5,8 @@
 //! document. A provider returns just the value (`{"fields":…}` or
 //! `{"case":…,"fields":…}`, wrapped as `{"value": …}` where the dialect
 //! wraps a variant root), pretty-printed, with any escapes and any key
-//! order. [`admit`] reads any RFC 8259 JSON text, refuses duplicate keys
-//! explicitly, applies every SPX-Z206 value rule of the decoder unchanged
+//! order. [`admit`] reads any RFC 8259 JSON text with the engine's one
+//! JSON reader, refuses duplicate keys explicitly, applies every SPX-Z206 value rule of the decoder unchanged
 //! (same codes and rules, the same shared leaf functions of
 //! [`crate::scalar`]), and returns the value together with its canonical
 //! document, which the strict decoder admits byte for byte.
@@ -23,7 +23,7 @@
 use crate::decode::Decoded;
 use crate::diag::Diagnostic;
 use crate::graph::{limits, Field, FieldType, Repr, TypeKind};
-use crate::project::tree::{self, Json, ReadErrorKind};
+use crate::json::{self, Bom, Duplicates, ErrorKind, Json, Numbers, ReadError};
 use crate::project::Dialect;
 use crate::quote::{push_pointer_token, quote};
 use crate::scalar::{parse_integer, Int};
@@ -44,6 +44,16 @@ pub const RULE_SHAPE: &str = "value.shape";
 /// Bytes array.
 pub const MAX_JSON_NESTING: usize = 1 + 2 * (limits::MAX_DEPTH + 1) + 1;
 
+/// How admission reads: duplicates refused, nesting bounded by what a valid
+/// value can need, a leading U+FEFF skipped (RFC 8259 §8.1), every number
+/// RFC 8259 allows.
+const READING: json::Options = json::Options {
+    duplicates: Duplicates::Refuse,
+    max_nesting: MAX_JSON_NESTING,
+    bom: Bom::Skip,
+    numbers: Numbers::Any,
+};
+
 /// Admits `bytes`, a value produced by a model against `dialect`'s
 /// projection of `schema`, and returns it with its canonical value
 /// document.
@@ -63,28 +73,7 @@ pub fn admit(schema: &Schema, dialect: Dialect, bytes: &[u8]) -> Result<Decoded,
             e.valid_up_to()
         ))
     })?;
-    let json = tree::read(text, MAX_JSON_NESTING).map_err(|e| {
-        let shown = show(&e.pointer).to_string();
-        match e.kind {
-            ReadErrorKind::Syntax(msg) => Diagnostic::z205(RULE_SYNTAX)
-                .at_pointer(e.pointer)
-                .with_detail(format!(
-                    "{shown}: not valid JSON at line {}, column {} (byte {}): {msg}",
-                    e.line, e.column, e.offset
-                )),
-            ReadErrorKind::DuplicateKey(key) => Diagnostic::z205(RULE_DUPLICATE_KEY)
-                .at_pointer(e.pointer)
-                .with_detail(format!(
-                    "{shown}: the key {} occurs more than once in the same object; write each key exactly once",
-                    quote(&key)
-                )),
-            ReadErrorKind::Depth(max) => Diagnostic::z206("value.max_depth")
-                .at_pointer(e.pointer)
-                .with_detail(format!(
-                    "{shown}: objects and arrays nest deeper than {max} levels, deeper than any value of this schema"
-                )),
-        }
-    })?;
+    let json = Json::read(text, &READING).map_err(|e| refusal(text, e))?;
     let mut walk = Walk {
         schema,
         ptr: String::new(),
@@ -109,6 +98,34 @@ pub fn admit(schema: &Schema, dialect: Dialect, bytes: &[u8]) -> Result<Decoded,
     let value = walk.value(root, inner, 0)?;
     let canonical = crate::encode::encode(schema, &value)?;
     Ok(Decoded { value, canonical })
+}
+
+/// A refusal of the reader, located and worded for the model.
+fn refusal(text: &str, e: ReadError) -> Diagnostic {
+    let shown = show(&e.pointer).to_string();
+    let detail = match &e.kind {
+        ErrorKind::DuplicateKey(key) => format!(
+            "{shown}: the key {} occurs more than once in the same object; write each key exactly once",
+            quote(key)
+        ),
+        ErrorKind::Depth(max) => format!(
+            "{shown}: objects and arrays nest deeper than {max} levels, deeper than any value of this schema"
+        ),
+        ErrorKind::Syntax { .. } | ErrorKind::NumberRange => {
+            let (line, column) = e.line_column(text);
+            format!(
+                "{shown}: not valid JSON at line {line}, column {column} (byte {}): {}",
+                e.offset,
+                e.reason()
+            )
+        }
+    };
+    let d = match e.kind {
+        ErrorKind::DuplicateKey(_) => Diagnostic::z205(RULE_DUPLICATE_KEY),
+        ErrorKind::Depth(_) => Diagnostic::z206("value.max_depth"),
+        ErrorKind::Syntax { .. } | ErrorKind::NumberRange => Diagnostic::z205(RULE_SYNTAX),
+    };
+    d.at_pointer(e.pointer).with_detail(detail)
 }
 
 /// A pointer as shown at the start of a detail.

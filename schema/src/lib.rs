@@ -13,6 +13,7 @@
 //! | canonical encoding | [`encode`] |
 //! | provider projections and dialect adapters | [`project`] |
 //! | admission of raw provider output | [`admit`] |
+//! | the one JSON reader, used by decoding, admission and the adapters | `json` (crate-private) |
 //! | `spx.lock` pins and pinned documents | [`lock`] |
 //! | structural diff by stable id, drift messages | [`diff`] |
 //!
@@ -35,6 +36,7 @@ pub mod diag;
 pub mod diff;
 pub mod encode;
 pub mod graph;
+pub(crate) mod json;
 pub mod lock;
 pub mod project;
 pub mod quote;

@@ -5,10 +5,10 @@
 
 use std::collections::HashMap;
 
-use super::json::{Kind, Tree};
 use super::rules;
 use crate::diag::Diagnostic;
 use crate::graph::{limits, Field, FieldType, Repr, TypeGraph, TypeKind};
+use crate::json::{Kind, Tree};
 use crate::quote::push_pointer_token;
 use crate::scalar::{parse_integer, Int};
 use crate::schema::Schema;
@@ -31,17 +31,6 @@ fn child_ptr(ptr: &str, token: &str) -> String {
     p
 }
 
-fn kind_word(k: Kind) -> &'static str {
-    match k {
-        Kind::Null => "null",
-        Kind::Bool(_) => "a boolean",
-        Kind::Number => "a number",
-        Kind::String { .. } => "a string",
-        Kind::Array => "an array",
-        Kind::Object => "an object",
-    }
-}
-
 struct Walker<'t, 'a> {
     tree: &'t Tree<'a>,
     graph: &'t TypeGraph,
@@ -58,16 +47,12 @@ impl Walker<'_, '_> {
     }
 
     fn found(&self, idx: usize) -> &'static str {
-        kind_word(self.tree.node(idx).kind)
+        self.tree.kind_word(idx)
     }
 
     /// The value of the last occurrence of `key` in object `obj`.
     fn lookup(&self, obj: usize, key: &str) -> Option<usize> {
-        self.tree
-            .members(obj)
-            .filter(|&(k, _)| self.tree.text_eq(k, key))
-            .last()
-            .map(|(_, v)| v)
+        self.tree.lookup(obj, key)
     }
 
     /// Refuses (Z205 `rule`) an object whose key set is not exactly `keys`:
@@ -233,7 +218,7 @@ impl Walker<'_, '_> {
             z206("value.representation", ptr).with_detail(format!(
                 "`{}` is {what}, found {}",
                 r.name(),
-                kind_word(n.kind)
+                self.tree.kind_word(node)
             ))
         };
         match r {
@@ -359,42 +344,4 @@ pub(crate) fn walk(schema: &Schema, tree: &Tree<'_>) -> Result<Value, Diagnostic
     let v = get("value");
     let mut ptr = String::from("/value");
     w.walk_type(w.graph.root_index(), v, 0, &mut ptr)
-}
-
-/// The JSON Pointer of the deepest node (or object member) whose text holds
-/// byte `offset`; `""` when none does.
-pub(crate) fn locate(tree: &Tree<'_>, offset: usize) -> String {
-    let mut ptr = String::new();
-    let mut idx = 0;
-    let inside = |i: usize| {
-        let n = tree.node(i);
-        (n.start as usize) <= offset && offset < n.end as usize
-    };
-    if !inside(0) {
-        return ptr;
-    }
-    loop {
-        match tree.node(idx).kind {
-            Kind::Object => {
-                let hit = tree.members(idx).find(|&(k, v)| {
-                    (tree.node(k).start as usize) <= offset && offset < tree.node(v).end as usize
-                });
-                let Some((k, v)) = hit else { break };
-                push_pointer_token(&mut ptr, &tree.text(k));
-                if !inside(v) {
-                    break;
-                }
-                idx = v;
-            }
-            Kind::Array => {
-                let Some((i, e)) = tree.children(idx).enumerate().find(|&(_, e)| inside(e)) else {
-                    break;
-                };
-                push_pointer_token(&mut ptr, &i.to_string());
-                idx = e;
-            }
-            _ => break,
-        }
-    }
-    ptr
 }
