@@ -14,6 +14,7 @@
 //! | provider projections and dialect adapters | [`project`] |
 //! | admission of raw provider output | [`admit`] |
 //! | the one JSON reader, used by decoding, admission and the adapters | `json` (crate-private) |
+//! | the §7 value walk shared by decoding and admission | `walk` (crate-private) |
 //! | `spx.lock` pins and pinned documents | [`lock`] |
 //! | structural diff by stable id, drift messages | [`diff`] |
 //!
@@ -45,6 +46,7 @@ pub mod scalar;
 pub mod schema;
 pub mod source;
 pub mod value;
+pub(crate) mod walk;
 
 pub use diag::{Code, Diagnostic, Location, Severity};
 pub use graph::{Case, Field, FieldType, Repr, TypeGraph, TypeKind, TypeNode};

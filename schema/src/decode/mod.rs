@@ -12,8 +12,9 @@
 //!   place; a complete match is admission (every check of §7 is implied);
 //! - on the first mismatch, the **spec-ordered path** ([`decode_spec_path`])
 //!   runs the steps one by one (framing; the engine's one JSON reader with
-//!   serde_json's acceptance; envelope; walk; canonical re-render compare)
-//!   to find the exact first failure.
+//!   serde_json's acceptance; the envelope; the value walk it shares with
+//!   [`crate::admit`]; the canonical re-render compare) to find the exact
+//!   first failure. `docs/DECODING.md` shows which module does what.
 //!
 //! The SPX-Z205 rule names, which FORMAT.md leaves open, are in [`rules`]
 //! and in `docs/DECODING.md`.
@@ -36,8 +37,8 @@
 //! assert_eq!(err.location, Location::Pointer("/value/fields/p.x".into()));
 //! ```
 
+mod envelope;
 mod fast;
-mod walk;
 
 use crate::diag::Diagnostic;
 use crate::graph::limits;
@@ -186,7 +187,7 @@ fn spec_path(schema: &Schema, text: &str) -> Result<Decoded, Diagnostic> {
             .with_detail(format!("invalid JSON at byte {}: {}", e.offset, e.reason()))
     })?;
     // 5–9.
-    let value = walk::walk(schema, &tree)?;
+    let value = envelope::walk(schema, &tree)?;
     // 10.
     let canonical = crate::encode::render_document(schema, &value).map_err(|_| {
         Diagnostic::z205(rules::CANONICAL_MISMATCH)

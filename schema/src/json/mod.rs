@@ -119,6 +119,8 @@ mod tests {
         assert_eq!(t.len(members[0].1), 2);
         assert_eq!(t.text(members[1].1), "xé😀");
         assert!(t.text_eq(members[1].0, "b"));
+        assert_eq!(t.describe(0), "an object with keys \"a\\n\", \"b\"");
+        assert_eq!(t.describe(members[0].1), "an array of 2 elements");
         // Kept duplicates: the last occurrence counts.
         let t = read("{\"a\":1,\"\\u0061\":2}", &STRICT).unwrap();
         assert_eq!(t.lookup(0, "a").map(|v| t.raw(v)), Some("2"));

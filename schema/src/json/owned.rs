@@ -63,53 +63,6 @@ impl Json {
             _ => None,
         }
     }
-
-    /// A short description of this value for messages sent back to a model:
-    /// `"300"`, `42`, `true`, `null`, `an object`, `an array of 3 elements`.
-    pub(crate) fn describe(&self) -> String {
-        match self {
-            Json::Null => "null".to_string(),
-            Json::Bool(b) => b.to_string(),
-            Json::Number(n) => {
-                if n.len() > 40 {
-                    format!("a number of {} digits", n.len())
-                } else {
-                    n.clone()
-                }
-            }
-            Json::String(s) => {
-                if s.chars().count() > 40 {
-                    format!("a string of {} UTF-8 bytes", s.len())
-                } else {
-                    let mut q = String::new();
-                    quote_into(&mut q, s);
-                    q
-                }
-            }
-            Json::Array(a) => match a.len() {
-                0 => "an empty array".to_string(),
-                1 => "an array of 1 element".to_string(),
-                n => format!("an array of {n} elements"),
-            },
-            Json::Object(m) => {
-                if m.is_empty() {
-                    "an empty object".to_string()
-                } else {
-                    let keys: Vec<String> = m
-                        .iter()
-                        .take(8)
-                        .map(|(k, _)| {
-                            let mut q = String::new();
-                            quote_into(&mut q, k);
-                            q
-                        })
-                        .collect();
-                    let more = if m.len() > 8 { ", …" } else { "" };
-                    format!("an object with keys {}{more}", keys.join(", "))
-                }
-            }
-        }
-    }
 }
 
 /// Appends `v` compactly (no whitespace), strings per FORMAT.md §2.

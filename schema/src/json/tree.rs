@@ -5,7 +5,7 @@
 
 use std::borrow::Cow;
 
-use crate::quote::push_pointer_token;
+use crate::quote::{push_pointer_token, quote_into};
 
 /// What a node is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -144,6 +144,55 @@ impl<'a> Tree<'a> {
             }
         }
         ptr
+    }
+
+    /// A short description of a node for messages sent back to a model:
+    /// `"300"`, `42`, `true`, `null`, `an object with keys "a", "b"`,
+    /// `an array of 3 elements`.
+    pub fn describe(&self, idx: usize) -> String {
+        let quoted = |s: &str| {
+            let mut q = String::new();
+            quote_into(&mut q, s);
+            q
+        };
+        match self.node(idx).kind {
+            Kind::Null => "null".to_string(),
+            Kind::Bool(b) => b.to_string(),
+            Kind::Number => {
+                let n = self.raw(idx);
+                if n.len() > 40 {
+                    format!("a number of {} digits", n.len())
+                } else {
+                    n.to_string()
+                }
+            }
+            Kind::String { .. } => {
+                let s = self.text(idx);
+                if s.chars().count() > 40 {
+                    format!("a string of {} UTF-8 bytes", s.len())
+                } else {
+                    quoted(&s)
+                }
+            }
+            Kind::Array => match self.len(idx) {
+                0 => "an empty array".to_string(),
+                1 => "an array of 1 element".to_string(),
+                n => format!("an array of {n} elements"),
+            },
+            Kind::Object => {
+                let count = self.members(idx).count();
+                if count == 0 {
+                    return "an empty object".to_string();
+                }
+                let keys: Vec<String> = self
+                    .members(idx)
+                    .take(8)
+                    .map(|(k, _)| quoted(&self.text(k)))
+                    .collect();
+                let more = if count > 8 { ", …" } else { "" };
+                format!("an object with keys {}{more}", keys.join(", "))
+            }
+        }
     }
 
     /// A word for the JSON type of a node: `a string`, `an object`, ….
