@@ -13,6 +13,8 @@
 //! | canonical encoding | [`encode`] |
 //! | provider projections and dialect adapters | [`project`] |
 //! | admission of raw provider output | [`admit`] |
+//! | the one JSON reader, used by decoding, admission and the adapters | `json` (crate-private) |
+//! | the §7 value walk shared by decoding and admission | `walk` (crate-private) |
 //! | pins: `spx.lock`, pinned documents, source paths, pin policy and plan, every pin diagnostic | [`lock`] |
 //! | structural diff by stable id, drift messages | [`diff`] |
 //!
@@ -35,6 +37,7 @@ pub mod diag;
 pub mod diff;
 pub mod encode;
 pub mod graph;
+pub(crate) mod json;
 pub mod lock;
 pub mod project;
 pub mod quote;
@@ -43,6 +46,7 @@ pub mod scalar;
 pub mod schema;
 pub mod source;
 pub mod value;
+pub(crate) mod walk;
 
 pub use diag::{Code, Diagnostic, Location, Severity};
 pub use graph::{Case, Field, FieldType, Repr, TypeGraph, TypeKind, TypeNode};

@@ -11,9 +11,10 @@
 //!   matching the literal bytes of the canonical form and parsing scalars in
 //!   place; a complete match is admission (every check of §7 is implied);
 //! - on the first mismatch, the **spec-ordered path** ([`decode_spec_path`])
-//!   runs the steps one by one (framing, an iterative strict JSON parser
-//!   into a compact span tree, envelope, walk, canonical re-render compare)
-//!   to find the exact first failure.
+//!   runs the steps one by one (framing; the engine's one JSON reader with
+//!   serde_json's acceptance; the envelope; the value walk it shares with
+//!   [`crate::admit`]; the canonical re-render compare) to find the exact
+//!   first failure. `docs/DECODING.md` shows which module does what.
 //!
 //! The SPX-Z205 rule names, which FORMAT.md leaves open, are in [`rules`]
 //! and in `docs/DECODING.md`.
@@ -36,12 +37,12 @@
 //! assert_eq!(err.location, Location::Pointer("/value/fields/p.x".into()));
 //! ```
 
+mod envelope;
 mod fast;
-mod json;
-mod walk;
 
 use crate::diag::Diagnostic;
 use crate::graph::limits;
+use crate::json::{self, Bom, Duplicates, Numbers};
 use crate::schema::Schema;
 use crate::value::Value;
 
@@ -142,6 +143,18 @@ pub fn bounded_utf8(bytes: &[u8]) -> Result<&str, Diagnostic> {
     })
 }
 
+/// Step 4's reading: what `serde_json::from_slice::<serde_json::Value>`
+/// accepts. Duplicate keys are kept (the walk sees the last occurrence and
+/// step 10 refuses them); at most 127 nested arrays/objects (serde_json's
+/// recursion budget of 128 fails on the 128th); numbers that overflow `f64`
+/// refused. A leading U+FEFF never gets here (step 3).
+const STEP4: json::Options = json::Options {
+    duplicates: Duplicates::Keep,
+    max_nesting: 127,
+    bom: Bom::Refuse,
+    numbers: Numbers::FiniteF64,
+};
+
 fn framing(detail: &str) -> Diagnostic {
     Diagnostic::z205(rules::DOCUMENT_FRAMING)
         .at_pointer("")
@@ -168,13 +181,13 @@ fn spec_path(schema: &Schema, text: &str) -> Result<Decoded, Diagnostic> {
         ));
     }
     // 4.
-    let tree = json::parse(body).map_err(|e| {
+    let tree = json::read(body, &STEP4).map_err(|e| {
         Diagnostic::z205(rules::JSON_SYNTAX)
             .at_pointer("")
-            .with_detail(format!("invalid JSON at byte {}: {}", e.offset, e.reason))
+            .with_detail(format!("invalid JSON at byte {}: {}", e.offset, e.reason()))
     })?;
     // 5–9.
-    let value = walk::walk(schema, &tree)?;
+    let value = envelope::walk(schema, &tree)?;
     // 10.
     let canonical = crate::encode::render_document(schema, &value).map_err(|_| {
         Diagnostic::z205(rules::CANONICAL_MISMATCH)
@@ -187,7 +200,7 @@ fn spec_path(schema: &Schema, text: &str) -> Result<Decoded, Diagnostic> {
     let a = canonical.as_bytes();
     let b = text.as_bytes();
     let mut at = a.iter().zip(b).take_while(|(x, y)| x == y).count();
-    let pointer = walk::locate(&tree, at);
+    let pointer = tree.locate(at);
     while at > 0 && !(canonical.is_char_boundary(at) && text.is_char_boundary(at)) {
         at -= 1;
     }

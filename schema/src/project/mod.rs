@@ -34,18 +34,17 @@ mod anthropic;
 mod draft2020;
 mod gemini;
 mod openai;
-pub(crate) mod tree;
 
 pub use draft2020::{draft2020, ref_to, DIALECT_URI, ID_PREFIX};
 pub use openai::{schema_name, MAX_ENUM_VALUES, MAX_NESTING, MAX_PROPERTIES, MAX_STRING_LENGTH};
 
 use crate::diag::{Code, Diagnostic};
 use crate::graph::TypeKind;
+use crate::json::{self, Json};
 use crate::quote::{push_pointer_token, quote_into};
 use crate::schema::Schema;
 use std::fmt;
 use std::str::FromStr;
-use tree::Json;
 
 /// SPX-Z207: a projection exceeds a provider's documented schema limit
 /// (rules `openai.max_properties`, `openai.max_nesting`,
@@ -248,6 +247,15 @@ fn guarantee(keyword: &str) -> &'static str {
     }
 }
 
+/// How the adapters read the canonical projection back (their own output,
+/// never untrusted text): through the one reader, refusing duplicates.
+pub(crate) const READING: json::Options = json::Options {
+    duplicates: json::Duplicates::Refuse,
+    max_nesting: 1024,
+    bom: json::Bom::Skip,
+    numbers: json::Numbers::Any,
+};
+
 fn internal(what: &str) -> Diagnostic {
     Diagnostic::error(
         Z207,
@@ -259,7 +267,8 @@ fn internal(what: &str) -> Diagnostic {
 /// Runs the shared rewrite of `profile` over the canonical projection.
 pub(crate) fn adapt(schema: &Schema, profile: &Profile) -> Result<(Json, Vec<Loss>), Diagnostic> {
     let text = draft2020(schema);
-    let doc = tree::read(&text, 1024).map_err(|_| internal("canonical projection unreadable"))?;
+    let doc =
+        Json::read(&text, &READING).map_err(|_| internal("canonical projection unreadable"))?;
     let Json::Object(members) = doc else {
         return Err(internal("canonical projection is not an object"));
     };
@@ -421,7 +430,7 @@ fn rewrite(node: &mut Json, ptr: &mut String, profile: &Profile, losses: &mut Ve
 /// Writes a dialect document: compact, one LF at the end.
 pub(crate) fn finish(doc: &Json) -> String {
     let mut s = String::new();
-    tree::write(&mut s, doc);
+    json::write(&mut s, doc);
     s.push('\n');
     s
 }

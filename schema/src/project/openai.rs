@@ -12,9 +12,9 @@
 //! OpenAI's documented limits are checked on the emitted document and a
 //! schema over one is refused with SPX-Z207 (see `docs/PROVIDERS.md`).
 
-use super::tree::Json;
 use super::{adapt, finish, internal, ref_to, Profile, Projection, Z207};
 use crate::diag::Diagnostic;
+use crate::json::Json;
 use crate::schema::Schema;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
@@ -292,10 +292,10 @@ pub(crate) fn check_limits(doc: &Json) -> Result<(), Diagnostic> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::project::tree::read;
+    use crate::project::READING;
 
     fn j(t: &str) -> Json {
-        read(t, 64).unwrap()
+        Json::read(t, &READING).unwrap()
     }
 
     #[test]
