@@ -190,18 +190,19 @@ fn z204(rule: &'static str) -> Diagnostic {
 /// Reads a canonical schema document back into a [`Schema`]. Anything that
 /// is not exactly a canonical rendering is refused with SPX-Z204.
 pub(crate) fn parse_schema_document(bytes: &[u8]) -> Result<Schema, Diagnostic> {
-    use serde_json::Value as J;
+    use crate::json::{Json, OWN_DOCUMENTS};
     if bytes.len() > limits::MAX_SCHEMA_BYTES {
         return Err(z204("schema_bytes"));
     }
     let bad = || z204("schema.shape");
-    let doc: J = serde_json::from_slice(bytes).map_err(|_| bad())?;
-    let types = doc.get("types").and_then(J::as_array).ok_or_else(bad)?;
+    let text = std::str::from_utf8(bytes).map_err(|_| bad())?;
+    let doc = Json::read(text, &OWN_DOCUMENTS).map_err(|_| bad())?;
+    let types = doc.get("types").and_then(Json::as_array).ok_or_else(bad)?;
     let mut graph = TypeGraph {
         types: Vec::with_capacity(types.len()),
     };
-    let str_of = |v: &J, k: &str| v.get(k).and_then(J::as_str).map(str::to_owned);
-    let fields_of = |graph: &TypeGraph, v: &J| -> Option<Vec<Field>> {
+    let str_of = |v: &Json, k: &str| v.get(k).and_then(Json::as_str).map(str::to_owned);
+    let fields_of = |graph: &TypeGraph, v: &Json| -> Option<Vec<Field>> {
         let mut out = Vec::new();
         for f in v.as_array()? {
             let stable_id = str_of(f, "stable_id")?;
@@ -221,7 +222,7 @@ pub(crate) fn parse_schema_document(bytes: &[u8]) -> Result<Schema, Diagnostic> 
     };
     for t in types {
         let stable_id = str_of(t, "stable_id").ok_or_else(bad)?;
-        let kind = match t.get("kind").and_then(J::as_str) {
+        let kind = match t.get("kind").and_then(Json::as_str) {
             Some("record") => TypeKind::Record {
                 fields: t
                     .get("fields")
@@ -230,7 +231,7 @@ pub(crate) fn parse_schema_document(bytes: &[u8]) -> Result<Schema, Diagnostic> 
             },
             Some("variant") => {
                 let mut cases = Vec::new();
-                for c in t.get("cases").and_then(J::as_array).ok_or_else(bad)? {
+                for c in t.get("cases").and_then(Json::as_array).ok_or_else(bad)? {
                     cases.push(Case {
                         stable_id: str_of(c, "stable_id").ok_or_else(bad)?,
                         name: String::new(),

@@ -12,7 +12,7 @@
 //! |---|---|---|---|---|
 //! | strict decoding, step 4 ([`crate::decode`]) | kept, the last one counts | 127 (serde_json's) | refused (step 3 already did) | finite as `f64` |
 //! | admission ([`crate::admit`]) | refused, with the pointer | 36 (the deepest valid value) | skipped | any |
-//! | the dialect adapters ([`crate::project`]) | refused | 1024 | skipped | any |
+//! | the engine's own documents ([`OWN_DOCUMENTS`]: schema documents, `spx.lock` pins, the projection the adapters rewrite) | refused | 1024 | skipped | any |
 //!
 //! Every refusal is a [`ReadError`]: what, the byte offset, and the JSON
 //! Pointer of the member or element being read. [`Json`] is an owned,
@@ -24,6 +24,18 @@ mod read;
 mod tree;
 
 pub(crate) use owned::{write, Json};
+
+/// How the engine reads back documents it wrote itself (a schema document,
+/// a pin of `spx.lock`, the canonical projection the adapters rewrite):
+/// duplicates refused, a generous nesting bound, a leading U+FEFF skipped.
+/// Each of those readers then requires an exact canonical replay, so the
+/// reading only has to be unambiguous.
+pub(crate) const OWN_DOCUMENTS: Options = Options {
+    duplicates: Duplicates::Refuse,
+    max_nesting: 1024,
+    bom: Bom::Skip,
+    numbers: Numbers::Any,
+};
 pub(crate) use read::{read, Bom, Duplicates, ErrorKind, Numbers, Options, ReadError};
 pub(crate) use tree::{Kind, Tree};
 

@@ -56,6 +56,22 @@ impl Json {
         built.pop().unwrap_or(Json::Null)
     }
 
+    /// The text of a string.
+    pub(crate) fn as_str(&self) -> Option<&str> {
+        match self {
+            Json::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The elements of an array.
+    pub(crate) fn as_array(&self) -> Option<&[Json]> {
+        match self {
+            Json::Array(items) => Some(items),
+            _ => None,
+        }
+    }
+
     /// The member `key` of an object.
     pub(crate) fn get(&self, key: &str) -> Option<&Json> {
         match self {

@@ -309,13 +309,19 @@ fn unsupported_version(header: &str) -> Option<String> {
 }
 
 fn parse_pin(object: &str, line: u32) -> Result<Pin, Diagnostic> {
-    use serde_json::Value as J;
-    let value: J = serde_json::from_str(object).map_err(|e| {
+    use crate::json::{Json, OWN_DOCUMENTS};
+    let value = Json::read(object, &OWN_DOCUMENTS).map_err(|e| {
+        // A pin that ends early is located at its last character.
+        let column = if e.offset >= object.len() {
+            object.chars().count()
+        } else {
+            e.line_column(object).1
+        };
         malformed(
             "lock.syntax",
-            format!("this pin is not valid JSON: {}", strip_position(&e)),
+            format!("this pin is not valid JSON: {}", e.reason()),
             line,
-            u32::try_from(e.column()).unwrap_or(u32::MAX).max(1),
+            u32::try_from(column).unwrap_or(u32::MAX).max(1),
         )
     })?;
     let shape = || {
@@ -326,8 +332,10 @@ fn parse_pin(object: &str, line: u32) -> Result<Pin, Diagnostic> {
             1,
         )
     };
-    let obj = value.as_object().ok_or_else(shape)?;
-    let get = |k: &str| obj.get(k).and_then(J::as_str).map(str::to_owned);
+    let Json::Object(obj) = &value else {
+        return Err(shape());
+    };
+    let get = |k: &str| value.get(k).and_then(Json::as_str).map(str::to_owned);
     let pin = Pin {
         source: get("source").ok_or_else(shape)?,
         root: get("root").ok_or_else(shape)?,
@@ -378,14 +386,6 @@ fn parse_pin(object: &str, line: u32) -> Result<Pin, Diagnostic> {
         }
     }
     Ok(pin)
-}
-
-fn strip_position(e: &serde_json::Error) -> String {
-    let s = e.to_string();
-    match s.find(" at line ") {
-        Some(i) => s[..i].to_owned(),
-        None => s,
-    }
 }
 
 fn column_of_value(object: &str, key: &str) -> u32 {

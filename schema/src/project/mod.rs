@@ -247,15 +247,6 @@ fn guarantee(keyword: &str) -> &'static str {
     }
 }
 
-/// How the adapters read the canonical projection back (their own output,
-/// never untrusted text): through the one reader, refusing duplicates.
-pub(crate) const READING: json::Options = json::Options {
-    duplicates: json::Duplicates::Refuse,
-    max_nesting: 1024,
-    bom: json::Bom::Skip,
-    numbers: json::Numbers::Any,
-};
-
 fn internal(what: &str) -> Diagnostic {
     Diagnostic::error(
         Z207,
@@ -267,8 +258,8 @@ fn internal(what: &str) -> Diagnostic {
 /// Runs the shared rewrite of `profile` over the canonical projection.
 pub(crate) fn adapt(schema: &Schema, profile: &Profile) -> Result<(Json, Vec<Loss>), Diagnostic> {
     let text = draft2020(schema);
-    let doc =
-        Json::read(&text, &READING).map_err(|_| internal("canonical projection unreadable"))?;
+    let doc = Json::read(&text, &json::OWN_DOCUMENTS)
+        .map_err(|_| internal("canonical projection unreadable"))?;
     let Json::Object(members) = doc else {
         return Err(internal("canonical projection is not an object"));
     };

@@ -292,7 +292,7 @@ pub(crate) fn check_limits(doc: &Json) -> Result<(), Diagnostic> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::project::READING;
+    use crate::json::OWN_DOCUMENTS as READING;
 
     fn j(t: &str) -> Json {
         Json::read(t, &READING).unwrap()
