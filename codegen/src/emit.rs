@@ -385,8 +385,17 @@ fn to_value_fields(ctx: &Ctx<'_>, schema: &Schema, fields: &[Field]) -> TokenStr
     quote!(<::std::vec::Vec<(::std::string::String, #p::Value)>>::from([#(#entries),*]))
 }
 
-fn derives() -> TokenStream {
-    quote!(#[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq, ::core::cmp::Eq, ::core::hash::Hash)])
+/// The doc comment and derives of a generated type; `what` is `record` or
+/// `variant`.
+fn type_header(what: &str, t: &TypeNode) -> TokenStream {
+    let tdoc = doc(format!(
+        "`.spx` {what} `{}`, stable id `{}`.",
+        t.name, t.stable_id
+    ));
+    quote! {
+        #tdoc
+        #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq, ::core::cmp::Eq, ::core::hash::Hash)]
+    }
 }
 
 /// The items of one type: a record or a variant.
@@ -434,16 +443,11 @@ fn record_items(
     fields: &[Field],
 ) -> Result<TokenStream, Vec<NameError>> {
     let idents = field_idents(fields)?;
-    let tdoc = doc(format!(
-        "`.spx` record `{}`, stable id `{}`.",
-        t.name, t.stable_id
-    ));
-    let derives = derives();
+    let header = type_header("record", t);
     let defs = field_defs(ctx, schema, fields, &idents, &quote!(pub));
     let generated = record_generated(ctx, schema, name, fields, &idents);
     Ok(quote! {
-        #tdoc
-        #derives
+        #header
         pub struct #name {
             #(#defs,)*
         }
@@ -631,11 +635,7 @@ fn variant_items(
     cases: &[Case],
 ) -> Result<TokenStream, Vec<NameError>> {
     let names = case_idents(cases)?;
-    let tdoc = doc(format!(
-        "`.spx` variant `{}`, stable id `{}`.",
-        t.name, t.stable_id
-    ));
-    let derives = derives();
+    let header = type_header("variant", t);
     let items: Vec<CaseItems> = cases
         .iter()
         .zip(&names.cases)
@@ -645,8 +645,7 @@ fn variant_items(
     let defs = items.iter().map(|i| &i.def);
     let generated = variant_generated(ctx, name, &items);
     Ok(quote! {
-        #tdoc
-        #derives
+        #header
         pub enum #name {
             #(#defs,)*
         }
