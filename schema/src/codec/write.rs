@@ -96,6 +96,33 @@ mod tests {
     }
 
     #[test]
+    fn decimals_are_rust_s_own() {
+        let mut n: u64 = 1;
+        let mut samples = vec![0, 9, 10, 99, 100, 999, 1000, u64::MAX, u64::MAX - 1];
+        for _ in 0..200 {
+            // xorshift
+            n ^= n << 13;
+            n ^= n >> 7;
+            n ^= n << 17;
+            samples.push(n);
+            samples.push(n >> (n % 64));
+        }
+        samples.extend(0..=1000);
+        for &v in &samples {
+            let mut s = String::from("x");
+            push_u64(&mut s, v);
+            assert_eq!(s, format!("x{v}"));
+        }
+        let all: Vec<u8> = (0..=255).chain(0..=255).collect();
+        for len in [0, 1, 15, 16, 17, 32, 33, all.len()] {
+            let mut s = String::new();
+            assert!(write_bytes(&mut s, &all[..len]));
+            let want: Vec<String> = all[..len].iter().map(u8::to_string).collect();
+            assert_eq!(s, format!("[{}]", want.join(",")), "{len}");
+        }
+    }
+
+    #[test]
     fn over_the_bound_nothing_is_written() {
         let mut s = String::from("x");
         assert!(!write_string(&mut s, &"y".repeat(4097)));
