@@ -1,13 +1,49 @@
 //! Stage 4: expansion. Turns checked schemas (one per root, with display
 //! names) into Rust items.
+//!
+//! Phases, one function each: [`generate`] names every type once, then per
+//! type `type_items` emits a record (`record_items`: the struct, then its
+//! `Generated` impl, `record_generated`) or a variant (`variant_items`: the
+//! case names, `case_idents`; one `CaseItems` per case; the enum; then its
+//! `Generated` impl, `variant_generated`); last, per root, `root_items`
+//! emits the inherent items and `root_interaction` the `Interaction` impl
+//! with the embedded schema (`graph_expr`).
+//!
+//! The generated code reaches the runtime only through its versioned
+//! private module ([`private_module_name`]); the leaves are read and
+//! written there by the engine's codec, so only the key literals are
+//! specialised here.
 
 use super::names::{camel, ident, snake};
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
-use spx_schema::graph::{Field, FieldType, Repr, TypeKind, TypeNode};
+use spx_schema::codec::envelope;
+use spx_schema::graph::{Case, Field, FieldType, Repr, TypeKind, TypeNode};
 use spx_schema::quote::quote as q;
 use spx_schema::Schema;
 use std::collections::HashMap;
+
+/// The name of the runtime's private glue module that code generated for
+/// `version` names: `__private_` and the version with every character other
+/// than an ASCII letter or digit replaced by `_` (`0.1.0` →
+/// `__private_0_1_0`).
+///
+/// The generated code names the module of this crate's own version, and
+/// `spx-runtime` declares the module of its version (a test checks the
+/// name), so a macro and a runtime of different versions do not compile
+/// together (docs/MACRO.md, "Versions").
+pub fn private_module_name(version: &str) -> String {
+    let mut name = String::from("__private_");
+    name.extend(
+        version
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }),
+    );
+    name
+}
+
+/// The literal text before a record's first field key.
+const RECORD_OPEN: &str = "{\"fields\":{";
 
 /// A display name that cannot become a Rust identifier, or two that
 /// collide. `stable_id` names the declaration, field or case at fault.
@@ -27,7 +63,8 @@ pub struct RootExtras {
 }
 
 struct Ctx<'a> {
-    rt: &'a syn::Path,
+    /// The path of the runtime's private module (`::spx_runtime::__private_0_1_0`).
+    p: TokenStream,
     /// Rust type ident per stable id.
     types: HashMap<&'a str, Ident>,
 }
@@ -48,8 +85,9 @@ pub fn generate(
         }
     }
     let mut errors = Vec::new();
+    let private = format_ident!("{}", private_module_name(env!("CARGO_PKG_VERSION")));
     let mut ctx = Ctx {
-        rt,
+        p: quote!(#rt::#private),
         types: HashMap::new(),
     };
     let mut taken: HashMap<String, &str> = HashMap::new();
@@ -190,7 +228,7 @@ impl Ctx<'_> {
 
     /// Reads one leaf or nested value at `__c`.
     fn read_expr(&self, schema: &Schema, ty: FieldType) -> TokenStream {
-        let rt = self.rt;
+        let p = &self.p;
         match ty {
             FieldType::Scalar(r) => match r {
                 Repr::Bool => quote!(__c.bool()?),
@@ -203,15 +241,14 @@ impl Ctx<'_> {
             },
             FieldType::Nested(i) => {
                 let t = self.nested(schema, i);
-                quote!(<#t as #rt::__private::Generated>::read(__c)?)
+                quote!(<#t as #p::Generated>::read(__c)?)
             }
         }
     }
 
     /// Appends one value bound by reference as `v`.
     fn write_stmt(&self, schema: &Schema, ty: FieldType, v: &Ident) -> TokenStream {
-        let rt = self.rt;
-        let p = quote!(#rt::__private);
+        let p = &self.p;
         match ty {
             FieldType::Scalar(r) => match r {
                 Repr::Bool => quote!(#p::write_bool(__out, *#v);),
@@ -230,8 +267,7 @@ impl Ctx<'_> {
     }
 
     fn read_engine_value_expr(&self, schema: &Schema, f: &Field) -> TokenStream {
-        let rt = self.rt;
-        let p = quote!(#rt::__private);
+        let p = &self.p;
         let id = &f.stable_id;
         let v = quote!(#p::field(::core::iter::Iterator::next(&mut __it), #id)?);
         match f.ty {
@@ -258,8 +294,7 @@ impl Ctx<'_> {
     }
 
     fn to_value_expr(&self, schema: &Schema, ty: FieldType, v: &Ident) -> TokenStream {
-        let rt = self.rt;
-        let p = quote!(#rt::__private);
+        let p = &self.p;
         match ty {
             FieldType::Scalar(r) => match r {
                 Repr::Bool => quote!(#p::Value::Bool(*#v)),
@@ -341,232 +376,380 @@ fn write_fields(ctx: &Ctx<'_>, schema: &Schema, open: &str, fields: &[Field]) ->
 }
 
 fn to_value_fields(ctx: &Ctx<'_>, schema: &Schema, fields: &[Field]) -> TokenStream {
-    let rt = ctx.rt;
+    let p = &ctx.p;
     let entries = fields.iter().zip(locals(fields.len())).map(|(f, var)| {
         let id = &f.stable_id;
         let e = ctx.to_value_expr(schema, f.ty, &var);
         quote!((::std::string::String::from(#id), #e))
     });
-    quote!(<::std::vec::Vec<(::std::string::String, #rt::__private::Value)>>::from([#(#entries),*]))
+    quote!(<::std::vec::Vec<(::std::string::String, #p::Value)>>::from([#(#entries),*]))
 }
 
+/// The doc comment and derives of a generated type; `what` is `record` or
+/// `variant`.
+fn type_header(what: &str, t: &TypeNode) -> TokenStream {
+    let tdoc = doc(format!(
+        "`.spx` {what} `{}`, stable id `{}`.",
+        t.name, t.stable_id
+    ));
+    quote! {
+        #tdoc
+        #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq, ::core::cmp::Eq, ::core::hash::Hash)]
+    }
+}
+
+/// The items of one type: a record or a variant.
 fn type_items(ctx: &Ctx<'_>, schema: &Schema, t: &TypeNode) -> Result<TokenStream, Vec<NameError>> {
-    let rt = ctx.rt;
-    let p = quote!(#rt::__private);
     let Some(name) = ctx.types.get(t.stable_id.as_str()) else {
         return Ok(TokenStream::new());
     };
-    let derives = quote!(#[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq, ::core::cmp::Eq, ::core::hash::Hash)]);
     match &t.kind {
-        TypeKind::Record { fields } => {
-            let idents = field_idents(fields)?;
-            let tdoc = doc(format!(
-                "`.spx` record `{}`, stable id `{}`.",
-                t.name, t.stable_id
-            ));
-            let defs = fields.iter().zip(&idents).map(|(f, id)| {
-                let d = doc(format!(
-                    "`{}`: {}, stable id `{}`.",
-                    f.name,
-                    repr_doc(schema, f.ty),
-                    f.stable_id
-                ));
-                let ty = ctx.rust_type(schema, f.ty);
-                quote!(#d pub #id: #ty)
-            });
-            let vars = locals(fields.len());
-            let (first, rest) = read_fields(ctx, schema, "{\"fields\":{", fields);
-            let first = Literal::byte_string(&first);
-            let write = write_fields(ctx, schema, "{\"fields\":{", fields);
-            let to_value = to_value_fields(ctx, schema, fields);
-            let from = fields.iter().map(|f| ctx.read_engine_value_expr(schema, f));
-            Ok(quote! {
-                #tdoc
-                #derives
-                pub struct #name {
-                    #(#defs,)*
-                }
+        TypeKind::Record { fields } => record_items(ctx, schema, t, name, fields),
+        TypeKind::Variant { cases } => variant_items(ctx, schema, t, name, cases),
+    }
+}
 
-                #[automatically_derived]
-                impl #p::Generated for #name {
-                    #[inline]
-                    fn read(__c: &mut #p::Cursor<'_>) -> ::core::option::Option<Self> {
-                        __c.lit(#first)?;
-                        #rest
-                        ::core::option::Option::Some(Self { #(#idents: #vars),* })
-                    }
-                    fn write(&self, __out: &mut ::std::string::String) -> bool {
-                        let Self { #(#idents: #vars),* } = self;
-                        #write
-                        true
-                    }
-                    fn from_engine_value(__v: #p::Value) -> ::core::option::Option<Self> {
-                        let #p::Value::Record(__fields) = __v else {
-                            return ::core::option::Option::None;
-                        };
-                        let mut __it = ::core::iter::IntoIterator::into_iter(__fields);
-                        #(let #vars = #from;)*
-                        if ::core::iter::Iterator::next(&mut __it).is_some() {
-                            return ::core::option::Option::None;
-                        }
-                        ::core::option::Option::Some(Self { #(#idents: #vars),* })
-                    }
-                    fn to_engine_value(&self) -> #p::Value {
-                        let Self { #(#idents: #vars),* } = self;
-                        #p::Value::Record(#to_value)
-                    }
-                }
-            })
+/// The declarations of `fields` (named `idents`), each with its doc
+/// comment; `vis` is `pub` in a struct and empty in an enum case.
+fn field_defs(
+    ctx: &Ctx<'_>,
+    schema: &Schema,
+    fields: &[Field],
+    idents: &[Ident],
+    vis: &TokenStream,
+) -> Vec<TokenStream> {
+    fields
+        .iter()
+        .zip(idents)
+        .map(|(f, id)| {
+            let d = doc(format!(
+                "`{}`: {}, stable id `{}`.",
+                f.name,
+                repr_doc(schema, f.ty),
+                f.stable_id
+            ));
+            let ty = ctx.rust_type(schema, f.ty);
+            quote!(#d #vis #id: #ty)
+        })
+        .collect()
+}
+
+/// A record: the struct, then its `Generated` impl.
+fn record_items(
+    ctx: &Ctx<'_>,
+    schema: &Schema,
+    t: &TypeNode,
+    name: &Ident,
+    fields: &[Field],
+) -> Result<TokenStream, Vec<NameError>> {
+    let idents = field_idents(fields)?;
+    let header = type_header("record", t);
+    let defs = field_defs(ctx, schema, fields, &idents, &quote!(pub));
+    let generated = record_generated(ctx, schema, name, fields, &idents);
+    Ok(quote! {
+        #header
+        pub struct #name {
+            #(#defs,)*
         }
-        TypeKind::Variant { cases } => {
-            let mut errors = Vec::new();
-            let mut case_idents: Vec<Ident> = Vec::new();
-            let mut field_lists = Vec::new();
-            for c in cases {
-                match name_ident(&c.stable_id, &c.name, &camel(&c.name), "case") {
-                    Ok(id) => {
-                        if let Some((prev, _)) =
-                            cases.iter().zip(&case_idents).find(|(_, o)| **o == id)
-                        {
-                            errors.push(NameError {
-                                stable_id: c.stable_id.clone(),
-                                message: format!(
-                                    "the cases `{}` and `{}` would both be named `{id}` in Rust",
-                                    prev.stable_id, c.stable_id
-                                ),
-                            });
-                        }
-                        case_idents.push(id);
-                    }
-                    Err(e) => {
-                        errors.push(e);
-                        case_idents.push(format_ident!("__SpxInvalid{}", case_idents.len()));
-                    }
-                }
-                match field_idents(&c.fields) {
-                    Ok(ids) => field_lists.push(ids),
-                    Err(mut e) => {
-                        errors.append(&mut e);
-                        field_lists.push(Vec::new());
-                    }
-                }
-            }
-            if !errors.is_empty() {
-                return Err(errors);
-            }
-            let tdoc = doc(format!(
-                "`.spx` variant `{}`, stable id `{}`.",
-                t.name, t.stable_id
-            ));
-            let mut defs = Vec::new();
-            let mut reads = Vec::new();
-            let mut writes = Vec::new();
-            let mut froms = Vec::new();
-            let mut tos = Vec::new();
-            for ((c, cid), fids) in cases.iter().zip(&case_idents).zip(&field_lists) {
-                let cdoc = doc(format!("`{}`, stable id `{}`.", c.name, c.stable_id));
-                let vars = locals(c.fields.len());
-                let (pat, build) = if c.fields.is_empty() {
-                    (quote!(Self::#cid), quote!(Self::#cid))
-                } else {
-                    (
-                        quote!(Self::#cid { #(#fids: #vars),* }),
-                        quote!(Self::#cid { #(#fids: #vars),* }),
-                    )
-                };
-                if c.fields.is_empty() {
-                    defs.push(quote!(#cdoc #cid));
-                } else {
-                    let fdefs = c.fields.iter().zip(fids).map(|(f, id)| {
-                        let d = doc(format!(
-                            "`{}`: {}, stable id `{}`.",
-                            f.name,
-                            repr_doc(schema, f.ty),
-                            f.stable_id
-                        ));
-                        let ty = ctx.rust_type(schema, f.ty);
-                        quote!(#d #id: #ty)
-                    });
-                    defs.push(quote!(#cdoc #cid { #(#fdefs,)* }));
-                }
-                let open = format!("{},\"fields\":{{", q(&c.stable_id));
-                let (first, rest) = read_fields(ctx, schema, &open, &c.fields);
-                let first = Literal::byte_string(&first);
-                reads.push(quote! {
-                    if __c.eat(#first) {
-                        #rest
-                        return ::core::option::Option::Some(#build);
-                    }
-                });
-                let w = write_fields(ctx, schema, &format!("{{\"case\":{open}"), &c.fields);
-                writes.push(quote!(#pat => { #w }));
-                let from = c
-                    .fields
-                    .iter()
-                    .map(|f| ctx.read_engine_value_expr(schema, f));
-                let cstr = &c.stable_id;
-                froms.push(quote! {
-                    #cstr => {
-                        #(let #vars = #from;)*
-                        if ::core::iter::Iterator::next(&mut __it).is_some() {
-                            return ::core::option::Option::None;
-                        }
-                        ::core::option::Option::Some(#build)
-                    }
-                });
-                let tv = to_value_fields(ctx, schema, &c.fields);
-                tos.push(quote! {
-                    #pat => #p::Value::Variant {
-                        case: ::std::string::String::from(#cstr),
-                        fields: #tv,
-                    }
-                });
-            }
-            Ok(quote! {
-                #tdoc
-                #derives
-                pub enum #name {
-                    #(#defs,)*
-                }
 
-                #[automatically_derived]
-                impl #p::Generated for #name {
-                    #[inline]
-                    fn read(__c: &mut #p::Cursor<'_>) -> ::core::option::Option<Self> {
-                        __c.lit(b"{\"case\":")?;
-                        #(#reads)*
-                        ::core::option::Option::None
-                    }
-                    fn write(&self, __out: &mut ::std::string::String) -> bool {
-                        match self {
-                            #(#writes)*
-                        }
-                        true
-                    }
-                    fn from_engine_value(__v: #p::Value) -> ::core::option::Option<Self> {
-                        let #p::Value::Variant { case: __case, fields: __fields } = __v else {
-                            return ::core::option::Option::None;
-                        };
-                        let mut __it = ::core::iter::IntoIterator::into_iter(__fields);
-                        match __case.as_str() {
-                            #(#froms)*
-                            _ => ::core::option::Option::None,
-                        }
-                    }
-                    fn to_engine_value(&self) -> #p::Value {
-                        match self {
-                            #(#tos,)*
-                        }
-                    }
+        #generated
+    })
+}
+
+/// A record's `Generated` impl: the reader over its precomputed key
+/// literals, the writer, and the conversions from/to engine values.
+fn record_generated(
+    ctx: &Ctx<'_>,
+    schema: &Schema,
+    name: &Ident,
+    fields: &[Field],
+    idents: &[Ident],
+) -> TokenStream {
+    let p = &ctx.p;
+    let vars = locals(fields.len());
+    let (first, rest) = read_fields(ctx, schema, RECORD_OPEN, fields);
+    let first = Literal::byte_string(&first);
+    let write = write_fields(ctx, schema, RECORD_OPEN, fields);
+    let to_value = to_value_fields(ctx, schema, fields);
+    let from = fields.iter().map(|f| ctx.read_engine_value_expr(schema, f));
+    quote! {
+        #[automatically_derived]
+        impl #p::Generated for #name {
+            #[inline]
+            fn read(__c: &mut #p::Cursor<'_>) -> ::core::option::Option<Self> {
+                __c.lit(#first)?;
+                #rest
+                ::core::option::Option::Some(Self { #(#idents: #vars),* })
+            }
+            fn write(&self, __out: &mut ::std::string::String) -> bool {
+                let Self { #(#idents: #vars),* } = self;
+                #write
+                true
+            }
+            fn from_engine_value(__v: #p::Value) -> ::core::option::Option<Self> {
+                let #p::Value::Record(__fields) = __v else {
+                    return ::core::option::Option::None;
+                };
+                let mut __it = ::core::iter::IntoIterator::into_iter(__fields);
+                #(let #vars = #from;)*
+                if ::core::iter::Iterator::next(&mut __it).is_some() {
+                    return ::core::option::Option::None;
                 }
-            })
+                ::core::option::Option::Some(Self { #(#idents: #vars),* })
+            }
+            fn to_engine_value(&self) -> #p::Value {
+                let Self { #(#idents: #vars),* } = self;
+                #p::Value::Record(#to_value)
+            }
         }
     }
 }
 
+/// The Rust names of a variant's cases, and of each case's fields.
+struct CaseNames {
+    cases: Vec<Ident>,
+    fields: Vec<Vec<Ident>>,
+}
+
+/// The [`CaseNames`] of a variant, refusing invalid names and collisions
+/// (every mistake is reported, not only the first).
+fn case_idents(cases: &[Case]) -> Result<CaseNames, Vec<NameError>> {
+    let mut errors = Vec::new();
+    let mut case_idents: Vec<Ident> = Vec::new();
+    let mut field_lists = Vec::new();
+    for c in cases {
+        match name_ident(&c.stable_id, &c.name, &camel(&c.name), "case") {
+            Ok(id) => {
+                if let Some((prev, _)) = cases.iter().zip(&case_idents).find(|(_, o)| **o == id) {
+                    errors.push(NameError {
+                        stable_id: c.stable_id.clone(),
+                        message: format!(
+                            "the cases `{}` and `{}` would both be named `{id}` in Rust",
+                            prev.stable_id, c.stable_id
+                        ),
+                    });
+                }
+                case_idents.push(id);
+            }
+            Err(e) => {
+                errors.push(e);
+                case_idents.push(format_ident!("__SpxInvalid{}", case_idents.len()));
+            }
+        }
+        match field_idents(&c.fields) {
+            Ok(ids) => field_lists.push(ids),
+            Err(mut e) => {
+                errors.append(&mut e);
+                field_lists.push(Vec::new());
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(CaseNames {
+            cases: case_idents,
+            fields: field_lists,
+        })
+    } else {
+        Err(errors)
+    }
+}
+
+/// What one case contributes to its variant's enum and `Generated` impl.
+struct CaseItems {
+    /// The enum case with its docs.
+    def: TokenStream,
+    /// The reader's arm: matches the case id, then reads the fields.
+    read: TokenStream,
+    /// The writer's match arm.
+    write: TokenStream,
+    /// The arm of `from_engine_value`'s match on the case id.
+    from: TokenStream,
+    /// The arm of `to_engine_value`'s match.
+    to: TokenStream,
+}
+
+impl CaseItems {
+    fn new(ctx: &Ctx<'_>, schema: &Schema, c: &Case, cid: &Ident, fids: &[Ident]) -> CaseItems {
+        let p = &ctx.p;
+        let cdoc = doc(format!("`{}`, stable id `{}`.", c.name, c.stable_id));
+        let vars = locals(c.fields.len());
+        let (def, pat) = if c.fields.is_empty() {
+            (quote!(#cdoc #cid), quote!(Self::#cid))
+        } else {
+            let fdefs = field_defs(ctx, schema, &c.fields, fids, &TokenStream::new());
+            (
+                quote!(#cdoc #cid { #(#fdefs,)* }),
+                quote!(Self::#cid { #(#fids: #vars),* }),
+            )
+        };
+        // The value is built with the same tokens as the pattern.
+        let build = &pat;
+        let open = format!("{},\"fields\":{{", q(&c.stable_id));
+        let (first, rest) = read_fields(ctx, schema, &open, &c.fields);
+        let first = Literal::byte_string(&first);
+        let read = quote! {
+            if __c.eat(#first) {
+                #rest
+                return ::core::option::Option::Some(#build);
+            }
+        };
+        let w = write_fields(ctx, schema, &format!("{{\"case\":{open}"), &c.fields);
+        let write = quote!(#pat => { #w });
+        let from = c
+            .fields
+            .iter()
+            .map(|f| ctx.read_engine_value_expr(schema, f));
+        let cstr = &c.stable_id;
+        let from = quote! {
+            #cstr => {
+                #(let #vars = #from;)*
+                if ::core::iter::Iterator::next(&mut __it).is_some() {
+                    return ::core::option::Option::None;
+                }
+                ::core::option::Option::Some(#build)
+            }
+        };
+        let tv = to_value_fields(ctx, schema, &c.fields);
+        let to = quote! {
+            #pat => #p::Value::Variant {
+                case: ::std::string::String::from(#cstr),
+                fields: #tv,
+            }
+        };
+        CaseItems {
+            def,
+            read,
+            write,
+            from,
+            to,
+        }
+    }
+}
+
+/// A variant: the case names, the enum, then its `Generated` impl.
+fn variant_items(
+    ctx: &Ctx<'_>,
+    schema: &Schema,
+    t: &TypeNode,
+    name: &Ident,
+    cases: &[Case],
+) -> Result<TokenStream, Vec<NameError>> {
+    let names = case_idents(cases)?;
+    let header = type_header("variant", t);
+    let items: Vec<CaseItems> = cases
+        .iter()
+        .zip(&names.cases)
+        .zip(&names.fields)
+        .map(|((c, cid), fids)| CaseItems::new(ctx, schema, c, cid, fids))
+        .collect();
+    let defs = items.iter().map(|i| &i.def);
+    let generated = variant_generated(ctx, name, &items);
+    Ok(quote! {
+        #header
+        pub enum #name {
+            #(#defs,)*
+        }
+
+        #generated
+    })
+}
+
+/// A variant's `Generated` impl, from the pieces of its cases.
+fn variant_generated(ctx: &Ctx<'_>, name: &Ident, items: &[CaseItems]) -> TokenStream {
+    let p = &ctx.p;
+    let reads = items.iter().map(|i| &i.read);
+    let writes = items.iter().map(|i| &i.write);
+    let froms = items.iter().map(|i| &i.from);
+    let tos = items.iter().map(|i| &i.to);
+    quote! {
+        #[automatically_derived]
+        impl #p::Generated for #name {
+            #[inline]
+            fn read(__c: &mut #p::Cursor<'_>) -> ::core::option::Option<Self> {
+                __c.lit(b"{\"case\":")?;
+                #(#reads)*
+                ::core::option::Option::None
+            }
+            fn write(&self, __out: &mut ::std::string::String) -> bool {
+                match self {
+                    #(#writes)*
+                }
+                true
+            }
+            fn from_engine_value(__v: #p::Value) -> ::core::option::Option<Self> {
+                let #p::Value::Variant { case: __case, fields: __fields } = __v else {
+                    return ::core::option::Option::None;
+                };
+                let mut __it = ::core::iter::IntoIterator::into_iter(__fields);
+                match __case.as_str() {
+                    #(#froms)*
+                    _ => ::core::option::Option::None,
+                }
+            }
+            fn to_engine_value(&self) -> #p::Value {
+                match self {
+                    #(#tos,)*
+                }
+            }
+        }
+    }
+}
+
+/// A root's graph as literal code: the engine's graph without display names
+/// (as its schema document reads back), for `Interaction::schema()`.
+fn graph_expr(p: &TokenStream, schema: &Schema) -> TokenStream {
+    let fields = |fields: &[Field]| {
+        let fields = fields.iter().map(|f| {
+            let id = &f.stable_id;
+            let ty = match f.ty {
+                FieldType::Scalar(r) => {
+                    let r = format_ident!(
+                        "{}",
+                        match r {
+                            Repr::Bool => "Bool",
+                            Repr::I32 => "I32",
+                            Repr::I64 => "I64",
+                            Repr::U8 => "U8",
+                            Repr::U64 => "U64",
+                            Repr::String => "String",
+                            Repr::Bytes => "Bytes",
+                        }
+                    );
+                    quote!(#p::FieldType::Scalar(#p::Repr::#r))
+                }
+                FieldType::Nested(i) => {
+                    let i = Literal::usize_unsuffixed(i);
+                    quote!(#p::FieldType::Nested(#i))
+                }
+            };
+            quote!(#p::graph_field(#id, #ty))
+        });
+        quote!(::std::vec::Vec::from([#(#fields),*]))
+    };
+    let nodes = schema.graph().types.iter().map(|t| {
+        let id = &t.stable_id;
+        match &t.kind {
+            TypeKind::Record { fields: fs } => {
+                let fs = fields(fs);
+                quote!(#p::graph_record(#id, #fs))
+            }
+            TypeKind::Variant { cases } => {
+                let cases = cases.iter().map(|c| {
+                    let cid = &c.stable_id;
+                    let fs = fields(&c.fields);
+                    quote!(#p::graph_case(#cid, #fs))
+                });
+                quote!(#p::graph_variant(#id, ::std::vec::Vec::from([#(#cases),*])))
+            }
+        }
+    });
+    quote!(::std::vec::Vec::from([#(#nodes),*]))
+}
+
+/// A root's inherent items (constants, `decode`, `encode`) and its
+/// `Interaction` impl.
 fn root_items(ctx: &Ctx<'_>, schema: &Schema, extras: &RootExtras) -> TokenStream {
-    let rt = ctx.rt;
-    let p = quote!(#rt::__private);
+    let p = &ctx.p;
     let Some(name) = ctx.types.get(schema.root_type_id()) else {
         return TokenStream::new();
     };
@@ -575,13 +758,9 @@ fn root_items(ctx: &Ctx<'_>, schema: &Schema, extras: &RootExtras) -> TokenStrea
     let digest = schema.digest();
     let json = schema.document();
     let provider = extras.provider_json_schema.as_str();
-    let mut prefix =
-        String::from("{\"schema\":\"semaprax.agent-interaction-value.v1\",\"root_type_id\":");
-    prefix.push_str(&q(root_id));
-    prefix.push_str(",\"schema_digest\":");
-    prefix.push_str(&q(digest));
-    prefix.push_str(",\"value\":");
+    let prefix = envelope::prefix(root_id, digest);
     let prefix_bytes = Literal::byte_string(prefix.as_bytes());
+    let interaction = root_interaction(ctx, schema, name);
     quote! {
         impl #name {
             /// The root's stable id.
@@ -610,6 +789,19 @@ fn root_items(ctx: &Ctx<'_>, schema: &Schema, extras: &RootExtras) -> TokenStrea
             }
         }
 
+        #interaction
+    }
+}
+
+/// A root's `Interaction` impl; its schema is built once from the graph
+/// the macro derived (no parsing or hashing at run time).
+fn root_interaction(ctx: &Ctx<'_>, schema: &Schema, name: &Ident) -> TokenStream {
+    let p = &ctx.p;
+    let root_id = schema.root_type_id();
+    let revision = schema.revision();
+    let digest = schema.digest();
+    let graph = graph_expr(p, schema);
+    quote! {
         #[automatically_derived]
         impl #p::Interaction for #name {
             const ROOT_TYPE_ID: &'static str = #root_id;
@@ -625,13 +817,34 @@ fn root_items(ctx: &Ctx<'_>, schema: &Schema, extras: &RootExtras) -> TokenStrea
                 <#name>::encode(self)
             }
             fn schema() -> &'static #p::Schema {
-                static SCHEMA: #p::LazyLock<#p::Schema> =
-                    #p::LazyLock::new(|| #p::embedded_schema(<#name>::SCHEMA_JSON));
+                static SCHEMA: #p::LazyLock<#p::Schema> = #p::LazyLock::new(|| {
+                    #p::schema(
+                        #graph,
+                        <#name>::SCHEMA_JSON,
+                        <#name>::ROOT_TYPE_REVISION,
+                        <#name>::SCHEMA_DIGEST,
+                    )
+                });
                 &SCHEMA
             }
             fn to_value(&self) -> #p::Value {
                 <Self as #p::Generated>::to_engine_value(self)
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::private_module_name;
+
+    #[test]
+    fn the_private_module_is_named_after_the_whole_version() {
+        assert_eq!(private_module_name("0.1.0"), "__private_0_1_0");
+        assert_eq!(private_module_name("1.20.3"), "__private_1_20_3");
+        assert_eq!(
+            private_module_name("0.2.0-rc.1+build.7"),
+            "__private_0_2_0_rc_1_build_7"
+        );
     }
 }

@@ -27,7 +27,7 @@ pub mod input;
 pub mod load;
 mod names;
 
-pub use emit::{generate, NameError, RootExtras};
+pub use emit::{generate, private_module_name, NameError, RootExtras};
 pub use input::{MacroInput, RootArg};
 
 use proc_macro2::TokenStream;

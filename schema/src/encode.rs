@@ -6,10 +6,12 @@
 //! Pointer the decoder would report for the same defect (see
 //! `docs/DECODING.md`).
 
+use crate::codec::envelope;
+use crate::codec::quote::{push_pointer_token, quote_into};
+use crate::codec::scalar::{signed_fits, unsigned_fits};
+use crate::codec::write::{write_bool, write_bytes, write_i64, write_string, write_u64};
 use crate::diag::Diagnostic;
 use crate::graph::{limits, Field, FieldType, Repr, TypeGraph, TypeKind};
-use crate::quote::{push_pointer_token, quote_into};
-use crate::scalar::{signed_fits, unsigned_fits};
 use crate::schema::Schema;
 use crate::value::Value;
 
@@ -52,15 +54,9 @@ pub fn encode(schema: &Schema, value: &Value) -> Result<String, Diagnostic> {
 /// The canonical document of `value`, without the document size bound.
 pub(crate) fn render_document(schema: &Schema, value: &Value) -> Result<String, Diagnostic> {
     let mut out = String::with_capacity(256);
-    out.push_str("{\"schema\":\"");
-    out.push_str(limits::VALUE_ID);
-    out.push_str("\",\"root_type_id\":");
-    quote_into(&mut out, schema.root_type_id());
-    out.push_str(",\"schema_digest\":");
-    quote_into(&mut out, schema.digest());
-    out.push_str(",\"value\":");
+    envelope::push_prefix(&mut out, schema.root_type_id(), schema.digest());
     encode_value_into(&mut out, schema, value)?;
-    out.push_str("}\n");
+    out.push_str(envelope::END);
     Ok(out)
 }
 
@@ -281,63 +277,30 @@ fn write_fields(
     Ok(())
 }
 
-/// Appends the decimal digits of `n`.
-pub(crate) fn push_u64(out: &mut String, mut n: u64) {
-    let mut buf = [0u8; 20];
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    for &d in &buf[i..] {
-        out.push(d as char);
-    }
-}
-
 fn write_scalar(out: &mut String, r: Repr, v: &Value, ptr: &str) -> Result<(), Diagnostic> {
     match (r, v) {
-        (Repr::Bool, Value::Bool(b)) => out.push_str(if *b { "true" } else { "false" }),
+        (Repr::Bool, Value::Bool(b)) => write_bool(out, *b),
         (Repr::I32 | Repr::I64, Value::I64(n)) => {
             if !signed_fits(r, *n) {
                 return Err(err_at("value.integer_range", ptr));
             }
-            out.push('"');
-            if *n < 0 {
-                out.push('-');
-            }
-            push_u64(out, n.unsigned_abs());
-            out.push('"');
+            write_i64(out, *n);
         }
         (Repr::U8 | Repr::U64, Value::U64(n)) => {
             if !unsigned_fits(r, *n) {
                 return Err(err_at("value.integer_range", ptr));
             }
-            out.push('"');
-            push_u64(out, *n);
-            out.push('"');
+            write_u64(out, *n);
         }
         (Repr::String, Value::String(s)) => {
-            if s.len() > limits::MAX_STRING_BYTES {
+            if !write_string(out, s) {
                 return Err(err_at("value.string_bytes", ptr));
             }
-            quote_into(out, s);
         }
         (Repr::Bytes, Value::Bytes(b)) => {
-            if b.len() > limits::MAX_BYTES_LEN {
+            if !write_bytes(out, b) {
                 return Err(err_at("value.bytes_length", ptr));
             }
-            out.push('[');
-            for (i, &x) in b.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                push_u64(out, u64::from(x));
-            }
-            out.push(']');
         }
         (r, v) => {
             let expected = match r {

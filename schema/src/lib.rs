@@ -9,6 +9,7 @@
 //! | derivation of the type graph (SPX-Z202) | [`derive`] |
 //! | canonical schema document, revision, digest (Z203/Z204) | [`render`], [`schema`] |
 //! | source binding (snapshot, re-check) | [`binding`] |
+//! | leaf readers and writers of the canonical value form, the envelope | [`codec`] (with [`quote`], [`scalar`]) |
 //! | strict decoding of value documents (Z205/Z206) | [`decode`] |
 //! | canonical encoding | [`encode`] |
 //! | provider projections and dialect adapters | [`project`] |
@@ -31,6 +32,7 @@
 
 pub mod admit;
 pub mod binding;
+pub mod codec;
 pub mod decode;
 pub mod derive;
 pub mod diag;
@@ -40,13 +42,16 @@ pub mod graph;
 pub(crate) mod json;
 pub mod lock;
 pub mod project;
-pub mod quote;
 pub mod render;
-pub mod scalar;
 pub mod schema;
 pub mod source;
 pub mod value;
 pub(crate) mod walk;
+
+/// Canonical string quoting and JSON Pointer tokens ([`codec::quote`]).
+pub use codec::quote;
+/// The decimal-integer rule and integer ranges ([`codec::scalar`]).
+pub use codec::scalar;
 
 pub use diag::{Code, Diagnostic, Location, Severity};
 pub use graph::{Case, Field, FieldType, Repr, TypeGraph, TypeKind, TypeNode};

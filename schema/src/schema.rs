@@ -40,6 +40,31 @@ impl Schema {
         crate::render::parse_schema_document(bytes)
     }
 
+    /// Assembles a schema from parts the caller already derived and checked:
+    /// nothing is parsed, rendered or hashed, and nothing can fail.
+    ///
+    /// Not a public API: it exists for the code `spx_interaction!`
+    /// generates, which passes the graph the macro derived (as literal code,
+    /// without display names, exactly as [`Schema::parse_document`] would
+    /// read it) together with that graph's canonical document, revision and
+    /// digest, all computed by this engine at expansion time. Any other
+    /// caller must use [`Schema::from_graph`] or [`Schema::parse_document`],
+    /// which establish that the parts agree.
+    #[doc(hidden)]
+    pub fn from_derived_parts(
+        graph: TypeGraph,
+        document: &str,
+        revision: &str,
+        digest: &str,
+    ) -> Schema {
+        Schema {
+            graph,
+            document: document.to_owned(),
+            revision: revision.to_owned(),
+            digest: digest.to_owned(),
+        }
+    }
+
     /// The type graph.
     pub fn graph(&self) -> &TypeGraph {
         &self.graph

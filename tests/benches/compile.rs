@@ -137,7 +137,7 @@ fn compile(c: &mut Criterion) {
         "the expansion reports an error: {out}"
     );
     assert_eq!(
-        out.matches("impl :: spx_runtime :: __private :: Generated for")
+        out.matches("impl :: spx_runtime :: __private_0_1_0 :: Generated for")
             .count(),
         TYPES
     );

@@ -16,13 +16,13 @@
 //!
 //! (The prototypes of the word-at-a-time readers that were measured here
 //! as `string|bytes proposed` are now `Cursor::string` and `Cursor::bytes`;
-//! their old byte-by-byte versions live on as the oracle of the runtime's
+//! their old byte-by-byte versions live on as the oracle of the codec's
 //! unit test `same_language_as_before`.)
 
 mod common;
 
 use common::Doc;
-use spx_runtime::__private::Cursor;
+use spx_runtime::engine::codec::Cursor;
 use spx_runtime::engine::{quote::quote, Value};
 use std::hint::black_box;
 

@@ -3,7 +3,7 @@
 //! engine's `spx_schema::decode::decode` give identical results, and the
 //! generated fast path alone admits exactly what the engine admits.
 
-use spx_runtime::__private::{fast_decode, Generated};
+use spx_runtime::__private_0_1_0::{fast_decode, Generated};
 use spx_runtime::engine::{self, quote::quote};
 use spx_runtime::Interaction;
 use std::path::Path;

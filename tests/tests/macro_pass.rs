@@ -103,6 +103,24 @@ fn constants_are_the_engines() {
     assert_eq!(renamed::Step::SCHEMA_DIGEST, Step::SCHEMA_DIGEST);
 }
 
+/// `Interaction::schema()` is assembled from the graph the macro emits as
+/// code, without parsing: it must be exactly the schema its document reads
+/// back to (graph without display names, document, revision, digest), for
+/// every root.
+#[test]
+fn the_embedded_schema_is_the_one_its_document_reads_back_to() {
+    fn check<T: Interaction>() {
+        let parsed = engine::Schema::parse_document(T::SCHEMA_JSON.as_bytes()).unwrap();
+        assert_eq!(T::schema(), &parsed, "{}", T::ROOT_TYPE_ID);
+        assert_eq!(T::schema().revision(), T::ROOT_TYPE_REVISION);
+        assert_eq!(T::schema().digest(), T::SCHEMA_DIGEST);
+    }
+    check::<Proposal>();
+    check::<Step>();
+    check::<Action>();
+    check::<renamed::Step>();
+}
+
 #[test]
 fn encode_is_the_engines_and_round_trips() {
     let x = sample();

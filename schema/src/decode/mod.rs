@@ -126,21 +126,36 @@ pub fn decode_text_spec_path(schema: &Schema, text: &str) -> Result<Decoded, Dia
 }
 
 /// Steps 1–2 of FORMAT.md §7: the size bound, then UTF-8.
+///
+/// The one UTF-8 check of a document (the generated decoders call this
+/// function too): `simdutf8`, inlined into its callers; the refusals are
+/// built out of line.
+#[inline]
 pub fn bounded_utf8(bytes: &[u8]) -> Result<&str, Diagnostic> {
     if bytes.len() > limits::MAX_DOCUMENT_BYTES {
-        return Err(Diagnostic::z206("document_bytes")
-            .at_pointer("")
-            .with_detail(format!(
-                "the document has {} bytes; at most {} are allowed",
-                bytes.len(),
-                limits::MAX_DOCUMENT_BYTES
-            )));
+        return Err(too_many_bytes(bytes.len()));
     }
-    std::str::from_utf8(bytes).map_err(|e| {
-        Diagnostic::z206("utf8")
-            .at_pointer("")
-            .with_detail(format!("invalid UTF-8 at byte {}", e.valid_up_to()))
-    })
+    simdutf8::basic::from_utf8(bytes).map_err(|_| not_utf8(bytes))
+}
+
+#[cold]
+fn too_many_bytes(len: usize) -> Diagnostic {
+    Diagnostic::z206("document_bytes")
+        .at_pointer("")
+        .with_detail(format!(
+            "the document has {len} bytes; at most {} are allowed",
+            limits::MAX_DOCUMENT_BYTES
+        ))
+}
+
+/// The refusal of bytes that are not UTF-8, at the first invalid byte
+/// (`std` knows where; `simdutf8`'s fast check does not say).
+#[cold]
+fn not_utf8(bytes: &[u8]) -> Diagnostic {
+    let at = std::str::from_utf8(bytes).map_or_else(|e| e.valid_up_to(), str::len);
+    Diagnostic::z206("utf8")
+        .at_pointer("")
+        .with_detail(format!("invalid UTF-8 at byte {at}"))
 }
 
 /// Step 4's reading: what `serde_json::from_slice::<serde_json::Value>`

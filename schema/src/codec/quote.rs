@@ -1,4 +1,41 @@
 //! Canonical JSON string quoting (FORMAT.md §2) and JSON Pointer tokens.
+//!
+//! The escape rule lives here once: [`short_escape`] and
+//! [`unicode_escaped`] say which characters are escaped and how,
+//! [`quote_into`] writes them, and the string reader of
+//! [`super::read::Cursor`] admits exactly their output.
+
+/// The short escape of `c`, when it has one: `\"`, `\\`, `\n`, `\r`, `\t`.
+#[inline]
+pub const fn short_escape(c: char) -> Option<&'static str> {
+    match c {
+        '"' => Some("\\\""),
+        '\\' => Some("\\\\"),
+        '\n' => Some("\\n"),
+        '\r' => Some("\\r"),
+        '\t' => Some("\\t"),
+        _ => None,
+    }
+}
+
+/// True for the characters written as `\u00` and two lowercase hex digits:
+/// every `char::is_control` character (U+0000..U+001F, U+007F..U+009F)
+/// without a short form.
+#[inline]
+pub fn unicode_escaped(c: char) -> bool {
+    c.is_control() && short_escape(c).is_none()
+}
+
+/// The value of one lowercase hex digit of a `\u00xx` escape (`0-9a-f`;
+/// uppercase is not canonical).
+#[inline]
+pub fn lower_hex(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        _ => None,
+    }
+}
 
 /// Appends `s` to `out` as a canonical JSON string, quotes included.
 ///
@@ -7,18 +44,12 @@
 /// everything else is written literally.
 pub fn quote_into(out: &mut String, s: &str) {
     out.push('"');
-    let bytes = s.as_bytes();
     let mut start = 0;
     for (i, c) in s.char_indices() {
-        let esc: Option<&str> = match c {
-            '"' => Some("\\\""),
-            '\\' => Some("\\\\"),
-            '\n' => Some("\\n"),
-            '\r' => Some("\\r"),
-            '\t' => Some("\\t"),
-            c if c.is_control() => None,
-            _ => continue,
-        };
+        let esc = short_escape(c);
+        if esc.is_none() && !c.is_control() {
+            continue;
+        }
         out.push_str(&s[start..i]);
         match esc {
             Some(e) => out.push_str(e),
@@ -33,7 +64,6 @@ pub fn quote_into(out: &mut String, s: &str) {
         start = i + c.len_utf8();
     }
     out.push_str(&s[start..]);
-    debug_assert!(start <= bytes.len());
     out.push('"');
 }
 

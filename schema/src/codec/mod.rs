@@ -1,0 +1,37 @@
+//! The canonical value codec: the one place where the leaves of the
+//! canonical value form (FORMAT.md §2 and §6) are read and written.
+//!
+//! Every reader and writer of value documents is built on this module, so
+//! that they can never disagree about a leaf:
+//! - the engine's fast path ([`crate::decode`]) walks the schema graph over
+//!   the [`read::Cursor`];
+//! - the code `spx_interaction!` generates walks its own specialised,
+//!   precomputed key literals over the same [`read::Cursor`] (reached
+//!   through `spx_runtime`'s private glue module);
+//! - the encoder ([`crate::encode`]) and the generated writers append with
+//!   [`write`];
+//! - the spec-ordered decoder and admission check already-unescaped leaves
+//!   with [`scalar`].
+//!
+//! | submodule | holds |
+//! |---|---|
+//! | [`read`] | [`read::Cursor`]: the in-place readers of the canonical form (literals, `true`/`false`, quoted decimals into `i32`/`i64`/`u8`/`u64`, strings with only the §2 escapes, byte arrays), checking every bound as they go |
+//! | [`write`] | the writers of the same leaves (`push_u64`, quoted decimals, strings, byte arrays), refusing what exceeds a bound |
+//! | [`quote`] | the §2 string quoting rule (which characters are escaped, and how), the lowercase hex of `\u00xx`, RFC 6901 pointer tokens |
+//! | [`scalar`] | the decimal-integer rule (`-?(0\|[1-9][0-9]*)`, no `-0`) and the range of each integer representation |
+//! | [`envelope`] | the value document's envelope around `<VALUE>`: its prefix (document id, root id, digest) and its end |
+//!
+//! `quote` and `scalar` are also reachable as `spx_schema::quote` and
+//! `spx_schema::scalar`, the paths most of the workspace uses.
+//!
+//! The readers answer `Some` only for exactly canonical input and `None` on
+//! the first byte that is not (they never say why: the spec-ordered path of
+//! [`crate::decode`] does). The writers produce exactly the canonical form.
+
+pub mod envelope;
+pub mod quote;
+pub mod read;
+pub mod scalar;
+pub mod write;
+
+pub use read::Cursor;
