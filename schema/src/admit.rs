@@ -74,22 +74,22 @@ pub fn admit(schema: &Schema, dialect: Dialect, bytes: &[u8]) -> Result<Decoded,
     Ok(Decoded { value, canonical })
 }
 
-/// The size bound, then UTF-8, in the words of admission.
+/// The size bound, then UTF-8: the decoder's one check (steps 1–2), its
+/// refusal reworded for the model.
 fn bounded_utf8(bytes: &[u8]) -> Result<&str, Diagnostic> {
-    if bytes.len() > limits::MAX_DOCUMENT_BYTES {
-        return Err(Diagnostic::z206("document_bytes")
-            .at_pointer("")
-            .with_detail(format!(
+    crate::decode::bounded_utf8(bytes).map_err(|d| {
+        let detail = match d.rule {
+            "document_bytes" => format!(
                 "the response is {} bytes long; at most {} bytes are admitted",
                 bytes.len(),
                 limits::MAX_DOCUMENT_BYTES
-            )));
-    }
-    std::str::from_utf8(bytes).map_err(|e| {
-        Diagnostic::z206("utf8").at_pointer("").with_detail(format!(
-            "the response is not UTF-8: invalid byte sequence at byte {}",
-            e.valid_up_to()
-        ))
+            ),
+            _ => format!(
+                "the response is not UTF-8: invalid byte sequence at byte {}",
+                std::str::from_utf8(bytes).map_or_else(|e| e.valid_up_to(), str::len)
+            ),
+        };
+        d.with_detail(detail)
     })
 }
 
