@@ -1,18 +1,21 @@
 //! `spx`: the command-line door onto the spx-schema engine.
 //!
 //! Exit status: 0 on success, 1 on a refusal (the first line of stderr is
-//! `error[<CODE>]: <message>`), 2 on a usage error or an unreadable file.
+//! `error[<CODE>]: <message>`), 2 on a usage error or an input that cannot
+//! be read.
 //!
 //! One module per command (`commands/`), the command line in `args`, input
-//! reading in `input`, and the output and exit status in `output`.
+//! reading in `input`, and the output, colour and exit status in `output`.
 
 mod args;
 mod commands;
 mod input;
 mod output;
 
-use args::{Cli, Format};
+use args::Cli;
 use clap::Parser;
+use output::Ctx;
+use spx_schema::diag::Sources;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -24,14 +27,22 @@ fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
-    let result = commands::run(&cli.command);
-    let stderr = std::io::stderr();
-    let mut err = stderr.lock();
+    let mut ctx = Ctx {
+        format: cli.format,
+        quiet: cli.quiet,
+        sources: Sources::new(),
+    };
+    let result = commands::run(&mut ctx, &cli.command);
+    let color = output::use_color(cli.color);
+    let mut err = std::io::stderr().lock();
     match result {
         Ok(out) => {
+            if !ctx.quiet {
+                let _ = output::write_diagnostics(&mut err, &out.warnings, &ctx, color);
+            }
             let mut stdout = std::io::stdout().lock();
             if stdout
-                .write_all(&out)
+                .write_all(&out.stdout)
                 .and_then(|()| stdout.flush())
                 .is_err()
             {
@@ -40,12 +51,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(f) => {
-            for d in &f.diagnostics {
-                let _ = match cli.format {
-                    Format::Human => writeln!(err, "{d}"),
-                    Format::Json => writeln!(err, "{}", d.to_json_line()),
-                };
-            }
+            let _ = output::write_diagnostics(&mut err, &f.diagnostics, &ctx, color);
             ExitCode::from(f.status)
         }
     }

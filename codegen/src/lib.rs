@@ -17,7 +17,8 @@
 //! The proc-macro crate only parses its input into a [`MacroInput`] and
 //! calls [`expand`]. Every mistake becomes a `compile_error!` on the macro
 //! argument it concerns; a span cannot point into a `.spx` file, so the text
-//! starts with `path:line:col` (the path as the user wrote it).
+//! is the diagnostic rendered with its `.spx` line and carets
+//! (`--> path:line:col`, the path as the user wrote it).
 
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
@@ -53,27 +54,18 @@ pub fn expand(input: &MacroInput, manifest_dir: Option<&Path>) -> TokenStream {
             Ok(ts) => items = ts,
             Err(name_errors) => {
                 if let Some(src) = &input.source {
+                    let path = src.value();
                     for e in name_errors {
                         let at = loaded
                             .module
                             .as_ref()
                             .and_then(|m| load::position_of(m, &e.stable_id));
-                        let text = match at {
-                            Some(p) => format!(
-                                "{}:{}:{}: error[{}]: {}",
-                                src.value(),
-                                p.line,
-                                p.column,
-                                load::NAME.as_str(),
-                                e.message
-                            ),
-                            None => format!(
-                                "{}: error[{}]: {}",
-                                src.value(),
-                                load::NAME.as_str(),
-                                e.message
-                            ),
-                        };
+                        let mut d =
+                            spx_schema::Diagnostic::error(load::NAME, "macro.name", e.message);
+                        if let Some(p) = at {
+                            d = d.at(p.location(&path));
+                        }
+                        let text = load::render(&d, &path, &loaded.sources);
                         errors.push(syn::Error::new(src.span(), text));
                     }
                 }

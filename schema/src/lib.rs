@@ -45,6 +45,7 @@ pub mod render;
 pub mod scalar;
 pub mod schema;
 pub mod source;
+pub(crate) mod suggest;
 pub mod value;
 pub(crate) mod walk;
 

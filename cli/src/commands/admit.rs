@@ -1,14 +1,22 @@
-//! `spx admit`: raw provider output to the canonical value document.
+//! `spx admit`: raw provider output to the canonical value document (JSON
+//! in every format).
 
-use crate::input::{compile, read_input};
-use crate::output::CmdResult;
+use crate::input::{compile, one_stdin, read_input};
+use crate::output::{CmdResult, Ctx, Output};
 use spx_schema::project::Dialect;
 use std::path::Path;
 
-pub fn run(dialect: Dialect, source: &Path, root: &str, file: Option<&Path>) -> CmdResult {
-    let s = compile(source, root)?;
+pub fn run(
+    ctx: &mut Ctx,
+    dialect: Dialect,
+    source: &Path,
+    root: &str,
+    file: Option<&Path>,
+) -> CmdResult {
+    one_stdin(&[Some(source), Some(file.unwrap_or(Path::new("-")))])?;
+    let s = compile(ctx, source, root)?;
     let bytes = read_input(file)?;
-    Ok(spx_schema::admit::admit(&s, dialect, &bytes)?
-        .canonical
-        .into_bytes())
+    Ok(Output::from(
+        spx_schema::admit::admit(&s, dialect, &bytes)?.canonical,
+    ))
 }

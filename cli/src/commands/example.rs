@@ -1,11 +1,11 @@
-//! `spx example`: one valid value document.
+//! `spx example`: one valid value document (JSON in every format).
 
 use crate::input::compile;
-use crate::output::CmdResult;
+use crate::output::{CmdResult, Ctx, Output};
 use std::path::Path;
 
-pub fn run(source: &Path, root: &str) -> CmdResult {
-    let s = compile(source, root)?;
+pub fn run(ctx: &mut Ctx, source: &Path, root: &str) -> CmdResult {
+    let s = compile(ctx, source, root)?;
     let value = spx_schema::encode::example(&s);
-    Ok(spx_schema::encode::encode(&s, &value)?.into_bytes())
+    Ok(Output::from(spx_schema::encode::encode(&s, &value)?))
 }

@@ -1,21 +1,21 @@
 //! `spx provider-schema`: the provider projection of a root, or its loss
-//! report.
+//! report (JSON in every format).
 
 use crate::input::compile;
-use crate::output::CmdResult;
+use crate::output::{CmdResult, Ctx, Output};
 use spx_schema::project::Dialect;
 use std::path::Path;
 
-pub fn run(dialect: Dialect, losses: bool, source: &Path, root: &str) -> CmdResult {
-    let s = compile(source, root)?;
+pub fn run(ctx: &mut Ctx, dialect: Dialect, losses: bool, source: &Path, root: &str) -> CmdResult {
+    let s = compile(ctx, source, root)?;
     let p = spx_schema::project::project(&s, dialect)?;
-    Ok(if losses {
+    Ok(Output::from(if losses {
         let mut j = p.losses_json();
         if !j.ends_with('\n') {
             j.push('\n');
         }
-        j.into_bytes()
+        j
     } else {
-        p.document.into_bytes()
-    })
+        p.document
+    }))
 }

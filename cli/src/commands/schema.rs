@@ -1,9 +1,12 @@
-//! `spx schema`: the canonical schema document of a root.
+//! `spx schema`: the canonical schema document of a root (JSON in every
+//! format).
 
 use crate::input::compile;
-use crate::output::CmdResult;
+use crate::output::{CmdResult, Ctx, Output};
 use std::path::Path;
 
-pub fn run(source: &Path, root: &str) -> CmdResult {
-    Ok(compile(source, root)?.document().as_bytes().to_vec())
+pub fn run(ctx: &mut Ctx, source: &Path, root: &str) -> CmdResult {
+    Ok(Output::from(
+        compile(ctx, source, root)?.document().to_owned(),
+    ))
 }

@@ -6,6 +6,9 @@ mod check;
 mod lex;
 pub mod model;
 mod parse;
+mod text;
+
+pub use text::BUILTIN_NAMES;
 
 pub use model::*;
 
