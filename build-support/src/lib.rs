@@ -692,14 +692,9 @@ fn cargo_errors(text: &str) -> String {
     out
 }
 
-/// A diagnostic on one line, for a `cargo:warning`: its compact form with
-/// line breaks replaced by `; `.
+/// A warning on one line, for a `cargo:warning`: `warning[CODE]: message`.
 fn status_line(d: &Diagnostic) -> String {
-    d.to_string()
-        .lines()
-        .map(str::trim)
-        .collect::<Vec<_>>()
-        .join("; ")
+    format!("warning[{}]: {}", d.code, d.message.replace('\n', " "))
 }
 
 fn manifest_dir() -> Result<PathBuf, Diagnostic> {

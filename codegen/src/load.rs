@@ -464,4 +464,77 @@ mod tests {
             )]
         );
     }
+
+    #[test]
+    fn the_macro_hints_run() {
+        let pkg = Package::new("hints", None);
+        let digest = derived().digest().to_owned();
+        // A wrong literal digest: the help gives the one to write, and
+        // writing it compiles.
+        let wrong = format!("sha256:{}", "1".repeat(64));
+        let (_, errors) = pkg.load(&format!(
+            "source: \"agents/p.spx\", root: \"t.flag\", digest: \"{wrong}\""
+        ));
+        assert_eq!(errors.len(), 1);
+        let help = format!(
+            "= help: to accept the derived schema, pin it in the macro: digest: \"{digest}\""
+        );
+        assert!(errors[0].ends_with(&help), "{}", errors[0]);
+        let (loaded, errors) = pkg.load(&format!(
+            "source: \"agents/p.spx\", root: \"t.flag\", digest: \"{digest}\""
+        ));
+        assert_eq!(errors, Vec::<String>::new());
+        assert!(loaded.roots.is_some());
+
+        // Without a pin: what the build script pins decides the hint.
+        std::fs::remove_file(pkg.0.join("spx.lock")).unwrap();
+        let input: MacroInput =
+            syn::parse_str("source: \"./agents/p.spx\", root: \"t.flag\"").unwrap();
+        let text = |build: MacroBuild| {
+            let loaded = load_with(&input, Some(&pkg.0), build);
+            loaded
+                .errors
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+        };
+        let listed = MacroBuild {
+            build: Some(lock::BuildRoots {
+                from_metadata: true,
+                update_env: true,
+                roots: vec![("agents/p.spx".into(), "t.flag".into())],
+            }),
+            update_pins: false,
+            ci: false,
+        };
+        let errors = text(listed.clone());
+        assert!(
+            errors[0].contains(&format!("= help: pin it here with `digest: \"{digest}\",` after the root, or pin it in spx.lock with `cargo build` or `spx pin`")),
+            "{}",
+            errors[0]
+        );
+        // The build script does not list the root, and SPX_UPDATE_PINS is
+        // set: the note says why it does nothing.
+        let unlisted = MacroBuild {
+            build: Some(lock::BuildRoots {
+                roots: vec![("agents/p.spx".into(), "t.other".into())],
+                ..listed.build.clone().unwrap()
+            }),
+            update_pins: true,
+            ci: false,
+        };
+        let errors = text(unlisted);
+        assert!(errors[0].contains("= note: SPX_UPDATE_PINS is set, but the build script does not pin root \"t.flag\" of source \"agents/p.spx\""), "{}", errors[0]);
+        assert!(errors[0].contains("and run `cargo build` or `spx pin` (no build script of this package pins this root)"), "{}", errors[0]);
+        let errors = text(MacroBuild {
+            update_pins: true,
+            ..MacroBuild::default()
+        });
+        assert!(errors[0].contains("= note: SPX_UPDATE_PINS is set, but no build script of this package runs spx-build, so nothing re-pins root \"t.flag\""), "{}", errors[0]);
+        assert!(
+            !errors[0].contains("SPX_UPDATE_PINS=1 cargo build"),
+            "{}",
+            errors[0]
+        );
+    }
 }

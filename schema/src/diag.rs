@@ -339,6 +339,21 @@ mod tests {
     use super::*;
 
     #[test]
+    fn json_line_carries_notes() {
+        let d = Diagnostic::z202("type.unresolved")
+            .with_note("first")
+            .with_note("se\"cond");
+        assert_eq!(
+            d.to_json_line(),
+            "{\"severity\":\"error\",\"code\":\"SPX-Z202\",\"rule\":\"type.unresolved\",\"message\":\"AgentInteractionSchema invariant failed: type.unresolved\",\"notes\":[\"first\",\"se\\\"cond\"]}"
+        );
+        assert_eq!(
+            d.to_string(),
+            "error[SPX-Z202]: AgentInteractionSchema invariant failed: type.unresolved\n  = note: first\n  = note: se\"cond"
+        );
+    }
+
+    #[test]
     fn json_line_carries_span_help_and_offset() {
         let d = Diagnostic::z202("type.field.unsupported")
             .at(Location::Source {

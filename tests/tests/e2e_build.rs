@@ -166,7 +166,7 @@ fn clean_build_pins_and_a_rebuild_changes_nothing() {
     let schema = host.derive();
     assert!(
         stderr.contains(&format!(
-            "spx: pinned fx.shape in spx.lock ({}); commit spx.lock and spx.lock.d/",
+            "spx: pinned \"fx.shape\" in spx.lock ({}); commit spx.lock and spx.lock.d/",
             schema.digest()
         )),
         "{stderr}"
@@ -197,21 +197,26 @@ fn structural_edit_fails_with_the_drift_explanation() {
     host.edit(structural);
     let derived = host.derive();
     let stderr = host.build_err(&[]);
-    // Cargo indents the build script's stderr by two spaces.
+    // Each line of the rendered diagnostic is a `cargo::error`, which cargo
+    // prints first, as `error: <package>@<version>: <line>`.
+    let e = format!("error: {}@0.0.0: ", host.name);
     assert!(
-        stderr.contains(
-            "  error[SPX-L003]: the schema of root \"fx.shape\" derived from \"agents/fx.spx\" no longer matches its pin in spx.lock\n    --> agents/fx.spx\n"
-        ),
+        stderr.contains(&format!(
+            "\n{e}error[SPX-L003]: the schema of root \"fx.shape\" derived from \"agents/fx.spx\" no longer matches its pin in spx.lock\n{e}--> agents/fx.spx\n"
+        )),
         "{stderr}"
     );
     assert!(stderr.contains(&format!("  pinned digest:  {}", pinned.digest())));
     assert!(stderr.contains(&format!("  derived digest: {}", derived.digest())));
     for line in DRIFT_LINES {
         assert!(
-            stderr.contains(&format!("  =     {line}\n")),
+            stderr.contains(&format!("{e}             {line}\n")),
             "missing {line:?} in:\n{stderr}"
         );
     }
+    // The errors come before cargo's dump of the build script's output.
+    let first_error = stderr.find(&e).unwrap();
+    assert!(first_error < stderr.find("--- stdout").unwrap(), "{stderr}");
     assert!(stderr.contains("re-pin with `SPX_UPDATE_PINS=1 cargo build` or `spx pin`"));
     // The failed build left the pins exactly as they were.
     assert_eq!(host.lock_bytes().unwrap(), lock_before);
@@ -250,7 +255,7 @@ fn update_pins_repins_and_builds() {
     let stderr = host.build_ok(&[("SPX_UPDATE_PINS", "1")]);
     assert!(
         stderr.contains(&format!(
-            "spx: re-pinned fx.shape in spx.lock ({} -> {})",
+            "spx: re-pinned \"fx.shape\" in spx.lock ({} -> {})",
             old.digest(),
             new.digest()
         )),

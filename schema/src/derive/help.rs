@@ -331,7 +331,14 @@ fn unknown_root(d: Diagnostic, module: &Module, root: &str) -> Diagnostic {
             what(t),
             q(&t.stable_id)
         ),
-        None => match suggest::did_you_mean(root, roots.iter().copied()) {
+        None => match suggest::did_you_mean(
+            root,
+            module
+                .decls
+                .iter()
+                .filter(|t| !t.prelude && t.persistent)
+                .map(|t| t.stable_id.as_str()),
+        ) {
             Some(s) => format!("did you mean {}?", q(s)),
             None => String::new(),
         },

@@ -221,3 +221,153 @@ fn fit(text: &str, span: Span) -> Option<(&str, std::ops::Range<usize>)> {
         && text.is_char_boundary(span.end);
     ok.then_some((text, span.start..span.end))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::Code;
+
+    const TEXT: &str =
+        "module m;\n\n@id(\"m.r\")\nrecord R {\n    @id(\"m.r.x\")\n    ratio: f64,\n}\n";
+
+    fn sources() -> Sources {
+        let mut s = Sources::new();
+        s.insert("m.spx", TEXT);
+        s
+    }
+
+    fn at(start: usize, end: usize, line: u32, column: u32) -> Location {
+        Location::Source {
+            path: "m.spx".into(),
+            line,
+            column,
+            span: Some(Span { start, end }),
+        }
+    }
+
+    #[test]
+    fn a_spanned_diagnostic_shows_its_line_with_carets_then_notes_and_help() {
+        let i = TEXT.find("ratio").unwrap();
+        let d = Diagnostic::z202("type.field.unsupported")
+            .at(at(i, i + "ratio: f64".len(), 6, 5))
+            .with_detail("first\n  second")
+            .with_note("while deriving root `m.r`")
+            .with_help("use an exact integer\nor a string");
+        assert_eq!(
+            Renderer::plain().render(&d, &sources()),
+            "error[SPX-Z202]: AgentInteractionSchema invariant failed: type.field.unsupported
+ --> m.spx:6:5
+  |
+6 |     ratio: f64,
+  |     ^^^^^^^^^^
+  |
+  = note: first
+            second
+  = note: while deriving root `m.r`
+  = help: use an exact integer
+          or a string"
+        );
+        let styled = Renderer::styled().render(&d, &sources());
+        assert!(styled.contains('\u{1b}'));
+        assert_ne!(styled, Renderer::plain().render(&d, &sources()));
+    }
+
+    #[test]
+    fn an_empty_span_is_a_caret_after_the_text() {
+        let end = TEXT.find("f64").unwrap() + 3;
+        let d = Diagnostic::error(Code("SPX-P002"), "syntax.unexpected_token", "expected `,`")
+            .at(at(end, end, 6, 15))
+            .with_help("add `,` here");
+        let shown = Renderer::plain().rule_in_title(true).render(&d, &sources());
+        assert_eq!(
+            shown,
+            "error[SPX-P002]: expected `,` (rule `syntax.unexpected_token`)
+ --> m.spx:6:15
+  |
+6 |     ratio: f64,
+  |               ^
+  |
+  = help: add `,` here"
+        );
+    }
+
+    #[test]
+    fn without_the_text_or_with_a_span_that_does_not_fit_only_the_origin() {
+        let d = Diagnostic::z202("type.kind").at(at(3, 900, 2, 1));
+        let origin_only =
+            "error[SPX-Z202]: AgentInteractionSchema invariant failed: type.kind\n--> m.spx:2:1";
+        assert_eq!(Renderer::plain().render(&d, &sources()), origin_only);
+        assert_eq!(Renderer::plain().render(&d, &Sources::new()), origin_only);
+        // A span inside a character is not rendered against the text.
+        let mut s = Sources::new();
+        s.insert("m.spx", "é");
+        let d = Diagnostic::z202("type.kind").at(at(1, 2, 1, 1));
+        assert_eq!(
+            Renderer::plain().render(&d, &s),
+            "error[SPX-Z202]: AgentInteractionSchema invariant failed: type.kind\n--> m.spx:1:1"
+        );
+    }
+
+    #[test]
+    fn a_line_and_column_without_a_span_point_at_that_character() {
+        let mut s = Sources::new();
+        s.insert("spx.lock", "{\"spx_lock\":1,\"pins\":[\n<<<<<<< HEAD\n]}\n");
+        let d =
+            Diagnostic::error(Code("SPX-L001"), "lock.syntax", "markers").at(Location::Source {
+                path: "spx.lock".into(),
+                line: 2,
+                column: 1,
+                span: None,
+            });
+        assert_eq!(
+            Renderer::plain().render(&d, &s),
+            "error[SPX-L001]: markers\n --> spx.lock:2:1\n  |\n2 | <<<<<<< HEAD\n  | ^"
+        );
+        assert_eq!(
+            at_line_column("ab\ncd", 2, 3),
+            Some(Span { start: 5, end: 5 })
+        );
+        assert_eq!(at_line_column("ab\ncd", 2, 4), None);
+        assert_eq!(at_line_column("ab\ncd", 3, 1), None);
+        assert_eq!(at_line_column("", 1, 1), Some(Span { start: 0, end: 0 }));
+    }
+
+    #[test]
+    fn files_pointers_and_offsets() {
+        let d = Diagnostic::z206("value.integer")
+            .at_pointer("/value/fields/x")
+            .at_offset(12);
+        assert_eq!(
+            Renderer::plain().render(&d, &Sources::new()),
+            "error[SPX-Z206]: AgentInteractionValue invariant failed: value.integer\n--> /value/fields/x\n = note: no continuation is admitted after byte offset 12 of the stream"
+        );
+        let d = Diagnostic::z205("json.syntax").at_pointer("");
+        assert!(Renderer::plain()
+            .render(&d, &Sources::new())
+            .ends_with("--> (document root)"));
+        let d = Diagnostic::warning(Code("SPX-W001"), "identity.automatic", "no id").at(
+            Location::File {
+                path: "a.spx".into(),
+            },
+        );
+        assert_eq!(
+            Renderer::plain().render(&d, &Sources::new()),
+            "warning[SPX-W001]: no id\n--> a.spx"
+        );
+    }
+
+    #[test]
+    fn sources_record_and_merge() {
+        let mut a = Sources::new();
+        assert!(a.is_empty());
+        a.insert("a.spx", "A");
+        let mut b = Sources::new();
+        b.insert("b.spx", "B");
+        b.insert("a.spx", "A2");
+        a.extend(&b);
+        assert_eq!(
+            (a.get("a.spx"), a.get("b.spx"), a.get("c")),
+            (Some("A2"), Some("B"), None)
+        );
+    }
+}

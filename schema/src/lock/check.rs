@@ -62,15 +62,14 @@ impl MacroPins {
         }
         let read = Lock::read(&self.package_dir);
         self.lock = Some(read.as_ref().ok().cloned().flatten());
-        read.map(drop).map_err(|d| {
+        // No root of the call is named yet: the hint is added for the first
+        // root that needs the lock ([`MacroPins::explain_lock_error`]).
+        read.map(drop).inspect_err(|d| {
             if d.code == super::LOCK_MALFORMED {
                 self.lock_text = std::fs::read(self.package_dir.join(LOCK_FILE))
                     .ok()
                     .map(|b| String::from_utf8_lossy(&b).into_owned());
             }
-            // No root of the call is named yet: the hint is the one of the
-            // first root that needs the lock, which the macro reports it on.
-            d
         })
     }
 

@@ -53,7 +53,7 @@ pub(crate) fn recreate(d: Diagnostic, repin: Repin) -> Diagnostic {
         return d;
     }
     let why = if d.message.contains("merge-conflict") {
-        " (the pins are derived again from the sources, so the conflict needs no resolving by hand)"
+        "; the pins are derived again from the sources, so the conflict needs no resolving by hand"
     } else {
         ""
     };
@@ -266,11 +266,17 @@ pub(crate) fn unpinned_in_macro(
     let in_lock = match (key, repin.commands(true)) {
         (None, _) => format!(" (spx.lock cannot pin `{source}`: it is outside the package)"),
         (Some(_), Some(_)) => format!(", or {}", repin.hint("pin it in spx.lock", true)),
-        (Some(k), None) => format!(
-            "; or pin it in spx.lock: list it in `[package.metadata.spx]` of Cargo.toml (`sources = [{{ path = {}, roots = [{}] }}]`) and run `spx pin` (no build script of this package pins it)",
-            quote(k),
-            quote(root)
-        ),
+        (Some(k), None) => {
+            let run = match &build.build {
+                Some(b) if b.from_metadata && b.update_env => "`cargo build` or `spx pin`",
+                _ => "`spx pin`",
+            };
+            format!(
+                "; or pin it in spx.lock: list it in `[package.metadata.spx]` of Cargo.toml (`sources = [{{ path = {}, roots = [{}] }}]`) and run {run} (no build script of this package pins this root)",
+                quote(k),
+                quote(root)
+            )
+        }
     };
     let d = Diagnostic::error(
         LOCK_UNPINNED,
