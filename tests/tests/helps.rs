@@ -357,3 +357,91 @@ fn a_missing_comma_points_where_it_goes() {
         module(&fixed);
     }
 }
+
+#[test]
+fn reader_refusals_say_what_to_do() {
+    let cases: &[(&str, &str)] = &[
+        (
+            "module m;\n@id(\"m.v\")\nvariant V {\n    @id(\"m.v.a\")\n    A(i64),\n}\n",
+            "a case carries its fields in braces, each with an `@id`, like a record: `Case { @id(\"…\") value: i64, },`",
+        ),
+        (
+            "module m;\n@id(\"m.r\")\nrecord R {\n    @id(\"m.r.x\")\n    x: i64;\n}\n",
+            "write `,` instead of `;`: a field and a case end with a comma",
+        ),
+        (
+            "module m;\nenum V { A, }\n",
+            "write `variant`: a `.spx` enum is a `variant`, each case with an `@id`",
+        ),
+        (
+            "module m;\nstruct R { x: i64, }\n",
+            "write `record`: a `.spx` struct is a `record`, each field with an `@id`",
+        ),
+        (
+            "module m;\npub record R { x: i64, }\n",
+            "remove `pub`: `.spx` declarations have no visibility",
+        ),
+        (
+            "@id(\"m.r\")\nrecord R { x: i64, }\n",
+            "a `.spx` file starts with its module path, for example `module shop;`",
+        ),
+        (
+            "module m;\n@id(m.r)\nrecord R { x: i64, }\n",
+            "write the id as one string literal: `@id(\"shop.order\")`",
+        ),
+        (
+            "module m;\n#[derive(Debug)]\nrecord R { x: i64, }\n",
+            "`.spx` has no `#[…]` attributes: the only attribute is `@id(\"…\")`",
+        ),
+        (
+            "module m;\nrecord R { x: u64, }\n",
+            "write `usize`: it is carried as the representation `u64` (0 to 18446744073709551615)",
+        ),
+        (
+            "module m;\nrecord R { x: Vec<u8>, }\n",
+            "a schema carries no lists: use `Bytes` for bytes, or a record with one field per element",
+        ),
+        (
+            "module m;\nrecord R { x: float, }\n",
+            "a schema carries no floating point (every value must round-trip exactly): use an exact integer such as `i64` in fixed point, or a `string`",
+        ),
+        (
+            "module m;\n@id(\"m.r\")\nrecord R { @id(\"m.r\") x: i64, }\n",
+            "give each type, field and case its own `@id`: a stable id names exactly one declaration",
+        ),
+        (
+            "module m;\nrecord R { x: i64, }\nrecord R { y: i64, }\n",
+            "rename one of the two types",
+        ),
+        ("module m;\nrecord R { x: i64 y: i64, }\n", "add `,` here, at the end of the field"),
+        ("module m;\nrecord R x: i64, }\n", "write `{` to open the fields here"),
+    ];
+    for (text, want) in cases {
+        let errors = read_module("m.spx", text).unwrap_err();
+        assert_eq!(
+            errors[0].help.as_deref(),
+            Some(*want),
+            "{text:?}: {:#?}",
+            errors[0]
+        );
+    }
+}
+
+/// Every refusal the reader can give carries a help, on every prefix of
+/// the fixtures (truncated files reach most syntax errors).
+#[test]
+fn every_reader_refusal_has_a_help() {
+    for text in [
+        include_str!("../fixtures/spx/agent_desk.spx"),
+        include_str!("../fixtures/spx/scalars.spx"),
+        Z202,
+    ] {
+        for (i, _) in text.char_indices() {
+            if let Err(errors) = read_module("m.spx", &text[..i]) {
+                for d in errors {
+                    assert!(d.help.is_some(), "{:?}: {d}", &text[..i]);
+                }
+            }
+        }
+    }
+}

@@ -226,6 +226,9 @@ impl Checker<'_> {
     /// "did you mean" among the builtins, the prelude, the module's types,
     /// its `use type` aliases and the type parameters in scope.
     fn unknown_type_help(&self, name: &str, params: &[String]) -> String {
+        if let Some(h) = super::help::foreign_type(name) {
+            return h;
+        }
         let mut names: Vec<&str> = super::BUILTIN_NAMES.to_vec();
         names.push("Slice");
         let mut declared: Vec<&str> = self.types.keys().map(String::as_str).collect();
