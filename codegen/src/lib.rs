@@ -35,6 +35,9 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use std::path::Path;
 
+/// The help of every SPX-M001: the fix that leaves the schema as it is.
+const NAME_HELP: &str = "rename it in the .spx source: a display name is not part of the schema, so its `@id` and the digest stay the same";
+
 /// Expands one `spx_interaction!` call. `manifest_dir` is the calling
 /// crate's `CARGO_MANIFEST_DIR` (`None` when it is not set).
 ///
@@ -61,7 +64,8 @@ pub fn expand(input: &MacroInput, manifest_dir: Option<&Path>) -> TokenStream {
                             .as_ref()
                             .and_then(|m| load::position_of(m, &e.stable_id));
                         let mut d =
-                            spx_schema::Diagnostic::error(load::NAME, "macro.name", e.message);
+                            spx_schema::Diagnostic::error(load::NAME, "macro.name", e.message)
+                                .with_help(NAME_HELP);
                         if let Some(p) = at {
                             d = d.at(p.location(&path));
                         }

@@ -124,7 +124,8 @@ impl Snapshot {
             )
             .at(Location::File {
                 path: self.display.clone(),
-            })),
+            })
+            .with_help("run it again once nothing is writing the file")),
         }
     }
 }

@@ -248,6 +248,7 @@ pub(crate) fn root_conflict(root: &str, first: &str, second: &str) -> Diagnostic
             quote(second)
         ),
     )
+    .with_help("configure the root for one of the two sources only, or give the other declaration its own `@id`")
 }
 
 /// SPX-L004 `lock.unpinned` for a macro root without `digest:` and without
