@@ -10,20 +10,12 @@
 //! directory (`spx-hints-target`), so the dependencies compile once.
 //! `CI` and `SPX_UPDATE_PINS` are always set explicitly, so the outer
 //! environment (a CI runner sets `CI`) never changes what a case tests.
+//! The package harness is shared with `tests/tests/e2e_build.rs`
+//! (`spx_tests::host`).
 
+use spx_tests::host::{workspace, Package};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("cli/ has a parent")
-        .to_path_buf()
-}
-
-fn fixture() -> PathBuf {
-    workspace().join("tests/fixtures/host")
-}
 
 fn shared_target() -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR")).join("spx-hints-target")
@@ -43,14 +35,12 @@ enum Kind {
     BuildScriptAndMacro,
 }
 
-struct Host {
-    dir: PathBuf,
-    name: String,
-}
+struct Host(Package);
 
-impl Drop for Host {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
+impl std::ops::Deref for Host {
+    type Target = Package;
+    fn deref(&self) -> &Package {
+        &self.0
     }
 }
 
@@ -64,36 +54,33 @@ fn text(o: &Output) -> String {
 
 impl Host {
     fn new(case: &str, kind: Kind) -> Host {
-        let name = format!("spx-hint-{case}");
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-            .join("spx-hint-hosts")
-            .join(format!("{case}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(dir.join("src")).unwrap();
-        std::fs::create_dir_all(dir.join("agents")).unwrap();
+        let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("spx-hint-hosts");
+        let files: &[&str] = match kind {
+            Kind::BuildScript => &["build.rs", "src/main.rs"],
+            Kind::MacroOnly => &[],
+            Kind::BuildScriptAndMacro => &["build.rs"],
+        };
+        let host = Host(Package::new(&root, "spx-hint", case, files));
         let ws = workspace();
-        let ws_text = ws.to_str().expect("UTF-8 workspace path");
-        let mut manifest = std::fs::read_to_string(fixture().join("Cargo.toml.tmpl"))
-            .unwrap()
-            .replace("@WORKSPACE@", ws_text)
-            .replace("name = \"spx-fixture-host\"", &format!("name = \"{name}\""));
         let runtime = format!(
             "\n[dependencies]\nspx-runtime = {{ path = {:?} }}\n",
             ws.join("runtime").to_str().unwrap()
         );
+        let manifest = host.dir.join("Cargo.toml");
         match kind {
-            Kind::BuildScript => {
-                std::fs::copy(fixture().join("build.rs"), dir.join("build.rs")).unwrap();
-                std::fs::copy(fixture().join("src/main.rs"), dir.join("src/main.rs")).unwrap();
-            }
-            Kind::MacroOnly => {
-                manifest = format!(
-                    "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n{runtime}\n[workspace]\n"
-                );
-            }
+            Kind::BuildScript => {}
+            Kind::MacroOnly => std::fs::write(
+                &manifest,
+                format!(
+                    "[package]\nname = \"{}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n{runtime}\n[workspace]\n",
+                    host.name
+                ),
+            )
+            .unwrap(),
             Kind::BuildScriptAndMacro => {
-                std::fs::copy(fixture().join("build.rs"), dir.join("build.rs")).unwrap();
-                manifest.push_str(&runtime);
+                let mut text = std::fs::read_to_string(&manifest).unwrap();
+                text.push_str(&runtime);
+                std::fs::write(&manifest, text).unwrap();
             }
         }
         if kind != Kind::BuildScript {
@@ -102,32 +89,18 @@ impl Host {
             } else {
                 "fx.point"
             };
-            std::fs::write(
-                dir.join("src/main.rs"),
-                format!(
+            host.write(
+                "src/main.rs",
+                &format!(
                     "mod fx {{\n    spx_runtime::spx_interaction! {{\n        source: \"agents/fx.spx\",\n        root: \"{root}\",\n    }}\n}}\n\nfn main() {{}}\n"
                 ),
-            )
-            .unwrap();
+            );
         }
-        std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
-        std::fs::copy(fixture().join(SPX), dir.join(SPX)).unwrap();
-        std::fs::copy(ws.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
-        Host { dir, name }
+        host
     }
 
     fn cargo(&self, env: &[(&str, &str)]) -> Output {
-        let mut cmd = Command::new(option_env!("CARGO").unwrap_or("cargo"));
-        cmd.args(["build", "--offline", "--color", "never"])
-            .current_dir(&self.dir)
-            .env("CARGO_TARGET_DIR", shared_target())
-            .env_remove("CI")
-            .env_remove("SPX_UPDATE_PINS")
-            .env_remove("CARGO_TERM_COLOR");
-        for (k, v) in env {
-            cmd.env(k, v);
-        }
-        cmd.output().expect("cargo runs")
+        self.cargo_build(&shared_target(), env)
     }
 
     fn build_ok(&self, env: &[(&str, &str)]) -> String {

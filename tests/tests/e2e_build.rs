@@ -24,29 +24,18 @@ use spx_schema::lock::{self, Lock, LOCK_DRIFT};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("tests/ has a parent")
-        .to_path_buf()
-}
-
-fn fixture() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/host")
-}
+use spx_tests::host::{fixture, workspace, Package};
 
 fn shared_target() -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR")).join("spx-e2e-target")
 }
 
-struct Host {
-    dir: PathBuf,
-    name: String,
-}
+struct Host(Package);
 
-impl Drop for Host {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
+impl std::ops::Deref for Host {
+    type Target = Package;
+    fn deref(&self) -> &Package {
+        &self.0
     }
 }
 
@@ -54,40 +43,16 @@ const SPX: &str = "agents/fx.spx";
 
 impl Host {
     fn new(case: &str) -> Host {
-        let name = format!("spx-fixture-{case}");
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-            .join("spx-e2e-hosts")
-            .join(format!("{case}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(dir.join("src")).unwrap();
-        std::fs::create_dir_all(dir.join("agents")).unwrap();
-        let ws = workspace();
-        let manifest = std::fs::read_to_string(fixture().join("Cargo.toml.tmpl"))
-            .unwrap()
-            .replace("@WORKSPACE@", ws.to_str().expect("UTF-8 workspace path"))
-            .replace("name = \"spx-fixture-host\"", &format!("name = \"{name}\""));
-        std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
-        for f in ["build.rs", "src/main.rs", SPX] {
-            std::fs::copy(fixture().join(f), dir.join(f)).unwrap();
-        }
-        // The workspace's resolution, so the offline build uses exactly the
-        // crates already in the cache.
-        std::fs::copy(ws.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
-        Host { dir, name }
+        Host(Package::new(
+            &Path::new(env!("CARGO_TARGET_TMPDIR")).join("spx-e2e-hosts"),
+            "spx-fixture",
+            case,
+            &["build.rs", "src/main.rs"],
+        ))
     }
 
     fn build(&self, env: &[(&str, &str)]) -> Output {
-        let mut cmd = Command::new(option_env!("CARGO").unwrap_or("cargo"));
-        cmd.args(["build", "--offline", "--color", "never"])
-            .current_dir(&self.dir)
-            .env("CARGO_TARGET_DIR", shared_target())
-            .env_remove("CI")
-            .env_remove("SPX_UPDATE_PINS")
-            .env_remove("CARGO_TERM_COLOR");
-        for (k, v) in env {
-            cmd.env(k, v);
-        }
-        cmd.output().expect("cargo runs")
+        self.cargo_build(&shared_target(), env)
     }
 
     fn build_ok(&self, env: &[(&str, &str)]) -> String {
