@@ -98,8 +98,8 @@ mod metadata;
 mod outputs;
 pub mod pin;
 
-use spx_schema::diag::{Code, Diagnostic};
-use spx_schema::lock::{self as pins, Scope};
+use spx_schema::diag::{Code, Diagnostic, Renderer, Sources};
+use spx_schema::lock::{self as pins, BuildRoots, Repin, RootsFrom, Scope};
 use spx_schema::Schema;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -131,21 +131,39 @@ pub struct Compiled {
     pub pin: pin::PinChange,
 }
 
-/// A failed build: every diagnostic found, in order.
+/// A failed build: every diagnostic found, in order, and the source texts
+/// they point into.
 ///
-/// `Display` writes each diagnostic as `error[CODE]: message` with its
-/// location and detail lines, separated by blank lines.
+/// `Display` writes each diagnostic in its compact form (`error[CODE]:
+/// message` with its location, detail, note and help lines), separated by
+/// blank lines; [`Error::render`] shows them with their source lines.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Error {
     diagnostics: Vec<Diagnostic>,
+    sources: Sources,
     printed: bool,
 }
 
 impl Error {
     /// An error carrying `diagnostics`.
+    ///
+    /// ```
+    /// let e = spx_build::Error::new(Vec::new());
+    /// assert!(e.diagnostics().is_empty());
+    /// ```
     pub fn new(diagnostics: Vec<Diagnostic>) -> Error {
         Error {
             diagnostics,
+            sources: Sources::new(),
+            printed: false,
+        }
+    }
+
+    /// An error carrying `diagnostics` and the texts they point into.
+    pub fn with_sources(diagnostics: Vec<Diagnostic>, sources: Sources) -> Error {
+        Error {
+            diagnostics,
+            sources,
             printed: false,
         }
     }
@@ -153,6 +171,32 @@ impl Error {
     /// Every diagnostic, in the order found.
     pub fn diagnostics(&self) -> &[Diagnostic] {
         &self.diagnostics
+    }
+
+    /// The source texts the diagnostics point into.
+    pub fn sources(&self) -> &Sources {
+        &self.sources
+    }
+
+    /// Every diagnostic rendered with its source lines and carets
+    /// ([`spx_schema::diag::Renderer`]), each followed by a line feed;
+    /// ANSI-coloured when `color`.
+    ///
+    /// ```
+    /// let e = spx_build::Error::new(vec![spx_schema::Diagnostic::z202("type.unresolved")]);
+    /// assert_eq!(
+    ///     e.render(false),
+    ///     "error[SPX-Z202]: AgentInteractionSchema invariant failed: type.unresolved\n"
+    /// );
+    /// ```
+    pub fn render(&self, color: bool) -> String {
+        let renderer = Renderer::colored(color);
+        let mut out = String::new();
+        for d in &self.diagnostics {
+            out.push_str(&renderer.render(d, &self.sources));
+            out.push('\n');
+        }
+        out
     }
 
     /// True when some diagnostic has this code.
@@ -426,9 +470,18 @@ impl Config {
     }
 
     /// Derives every root, writes the outputs, checks and maintains
-    /// `spx.lock`. On failure every diagnostic is printed to stderr (with
-    /// [`Config::cargo_output`] on) and returned; nothing is written into
-    /// the package and the previous lock stays as it was.
+    /// `spx.lock`. On failure every diagnostic is returned and, with
+    /// [`Config::cargo_output`] on, printed as `cargo::error=` lines (one
+    /// per line of its rendering, with the source line and carets), which
+    /// cargo shows at the top of the failed build and which fail the build
+    /// even if the build script ignores the error (cargo 1.84 and later).
+    /// Nothing is written into the package and the previous lock stays as
+    /// it was.
+    ///
+    /// With [`Config::cargo_output`] on it also sets `SPX_BUILD_ROOTS` for
+    /// the crate (`cargo:rustc-env`): the roots this build pins, so that an
+    /// `spx_interaction!` call can tell whether `SPX_UPDATE_PINS=1 cargo
+    /// build` or `spx pin` would pin its root.
     ///
     /// ```no_run
     /// let compiled = spx_build::Config::new()
@@ -444,7 +497,7 @@ impl Config {
             Ok(c) => Ok(c),
             Err(mut e) => {
                 if self.cargo_output {
-                    eprintln!("{e}");
+                    print!("{}", cargo_errors(&e.render(false)));
                     e.printed = true;
                 }
                 Err(e)
@@ -476,6 +529,20 @@ impl Config {
             }
             println!("cargo:rerun-if-env-changed=SPX_UPDATE_PINS");
             println!("cargo:rerun-if-env-changed=CI");
+            let roots = BuildRoots {
+                from_metadata: self.from_manifest,
+                update_env: self.policy == PinPolicy::FromEnv,
+                roots: self
+                    .sources
+                    .iter()
+                    .flat_map(|s| s.roots.iter().map(|r| (s.path.clone(), r.clone())))
+                    .collect(),
+            };
+            println!(
+                "cargo:rustc-env={}={}",
+                pins::BUILD_ROOTS_VAR,
+                roots.encode()
+            );
         }
         let mut problems = self.problems.clone();
         for s in &self.sources {
@@ -512,9 +579,34 @@ impl Config {
                 println!("cargo:warning={note}");
             }
         }
-        let derived = pins::derive_all(&package_dir, &self.sources).map_err(Error::new)?;
-        let plan = pins::reconcile(&package_dir, &derived, &policy, Scope::Configured)
-            .map_err(Error::new)?;
+        let from = if self.from_manifest {
+            RootsFrom::Metadata
+        } else {
+            RootsFrom::Config
+        };
+        let mut texts = Sources::new();
+        let derived = pins::derive_all(&package_dir, &self.sources, from, &mut texts)
+            .map_err(|ds| Error::with_sources(ds, texts.clone()))?;
+        let repin = Repin {
+            update_env: self.policy == PinPolicy::FromEnv && in_build_script(),
+            spx_pin: self.from_manifest,
+            ci: policy.ci,
+            policy_in_code: self.policy != PinPolicy::FromEnv,
+        };
+        let plan = pins::reconcile(
+            &package_dir,
+            &derived,
+            &policy,
+            Scope::Configured,
+            repin,
+            &mut texts,
+        )
+        .map_err(|ds| Error::with_sources(ds, texts.clone()))?;
+        if self.cargo_output {
+            for w in plan.warnings() {
+                println!("cargo:warning=spx: {}", status_line(w));
+            }
+        }
         // Outputs first (they never touch the package), then the pins.
         let mut compiled = Vec::with_capacity(derived.len());
         for d in &derived {
@@ -541,6 +633,26 @@ impl Config {
     }
 }
 
+/// The sources of `[package.metadata.spx]` in the `Cargo.toml` of
+/// `package_dir`; `None` when the package has no such table (or the
+/// manifest is a virtual workspace manifest). SPX-F001 when the manifest
+/// cannot be read, SPX-B002 when the table is malformed.
+///
+/// ```no_run
+/// let sources = spx_build::package_sources(std::path::Path::new("examples/agent-host"))?;
+/// assert!(sources.is_some());
+/// # Ok::<(), spx_build::Error>(())
+/// ```
+pub fn package_sources(package_dir: &Path) -> Result<Option<Vec<Source>>, Error> {
+    let (members, this) = metadata::workspace(&package_dir.join("Cargo.toml"))?;
+    match this.and_then(|i| members.get(i)) {
+        Some(p) if p.metadata.get("spx").is_some() => {
+            Ok(Some(metadata::sources_from_value(&p.metadata)?))
+        }
+        _ => Ok(None),
+    }
+}
+
 /// Derives `roots` of one `source` with every default (the one-line
 /// convenience for the common case): same as
 /// `Config::new().source(source).root(..)….compile()`.
@@ -559,6 +671,30 @@ pub fn compile(source: impl AsRef<Path>, roots: &[&str]) -> Result<Vec<Compiled>
         config.root(*r);
     }
     config.compile()
+}
+
+/// True when running as a build script (cargo sets these for build
+/// scripts only).
+fn in_build_script() -> bool {
+    ["OUT_DIR", "HOST", "TARGET"]
+        .iter()
+        .all(|v| std::env::var_os(v).is_some())
+}
+
+/// `text` as `cargo::error=` lines, one per line.
+fn cargo_errors(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        out.push_str("cargo::error=");
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+/// A warning on one line, for a `cargo:warning`: `warning[CODE]: message`.
+fn status_line(d: &Diagnostic) -> String {
+    format!("warning[{}]: {}", d.code, d.message.replace('\n', " "))
 }
 
 fn manifest_dir() -> Result<PathBuf, Diagnostic> {

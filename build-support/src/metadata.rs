@@ -2,11 +2,12 @@
 
 use crate::{Source, BUILD_METADATA};
 use serde_json::Value as J;
+use spx_schema::binding::SOURCE_UNREADABLE;
 use spx_schema::diag::{Diagnostic, Location};
 use spx_schema::quote::quote;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-fn problem(message: impl Into<String>) -> Diagnostic {
+pub(crate) fn problem(message: impl Into<String>) -> Diagnostic {
     Diagnostic::error(BUILD_METADATA, "build.metadata", message)
         .at(Location::File {
             path: "Cargo.toml".to_owned(),
@@ -16,22 +17,85 @@ fn problem(message: impl Into<String>) -> Diagnostic {
         )
 }
 
-/// Reads the sources of the package whose `Cargo.toml` is in `package_dir`.
-pub(crate) fn read_sources(package_dir: &Path) -> Result<Vec<Source>, Diagnostic> {
-    let manifest = package_dir.join("Cargo.toml");
+/// One package of a workspace, as `cargo metadata` lists it.
+#[derive(Debug, Clone)]
+pub(crate) struct Package {
+    /// The package name.
+    pub name: String,
+    /// The directory of its `Cargo.toml`.
+    pub dir: PathBuf,
+    /// Its `[package.metadata]`, as JSON.
+    pub metadata: J,
+    /// It has a build script that depends on spx-build (so that
+    /// `SPX_UPDATE_PINS=1 cargo build` can re-pin it).
+    pub spx_build_script: bool,
+}
+
+/// SPX-F001 when `manifest` cannot be read: unreadable input, not a
+/// configuration problem.
+fn readable(manifest: &Path) -> Result<(), Diagnostic> {
+    std::fs::File::open(manifest).map(drop).map_err(|e| {
+        let shown = manifest.display().to_string();
+        Diagnostic::error(
+            SOURCE_UNREADABLE,
+            "source.unreadable",
+            format!("cannot read `{shown}`: {e}"),
+        )
+        .at(Location::File { path: shown })
+    })
+}
+
+/// The workspace members of the workspace `manifest` belongs to, and the
+/// member whose manifest `manifest` is (`None` for a virtual manifest).
+pub(crate) fn workspace(manifest: &Path) -> Result<(Vec<Package>, Option<usize>), Diagnostic> {
+    readable(manifest)?;
     let metadata = cargo_metadata::MetadataCommand::new()
-        .manifest_path(&manifest)
+        .manifest_path(manifest)
         .no_deps()
         .other_options(vec!["--offline".to_owned()])
         .exec()
         .map_err(|e| problem(format!("`cargo metadata` failed: {e}")))?;
-    let wanted = std::fs::canonicalize(&manifest).unwrap_or(manifest);
-    let package = metadata
-        .packages
-        .iter()
-        .find(|p| std::fs::canonicalize(p.manifest_path.as_std_path()).is_ok_and(|m| m == wanted))
-        .ok_or_else(|| problem("`cargo metadata` did not list this package"))?;
-    sources_from_value(&package.metadata)
+    let wanted = std::fs::canonicalize(manifest).unwrap_or_else(|_| manifest.to_path_buf());
+    let mut out = Vec::new();
+    let mut this = None;
+    for p in &metadata.packages {
+        if !metadata.workspace_members.contains(&p.id) {
+            continue;
+        }
+        let path = p.manifest_path.as_std_path();
+        if std::fs::canonicalize(path).is_ok_and(|m| m == wanted) {
+            this = Some(out.len());
+        }
+        let spx_build_script = p
+            .targets
+            .iter()
+            .any(|t| t.kind.iter().any(|k| k.to_string() == "custom-build"))
+            && p.dependencies
+                .iter()
+                .any(|d| d.name == "spx-build" && d.kind == cargo_metadata::DependencyKind::Build);
+        out.push(Package {
+            name: p.name.to_string(),
+            dir: path.parent().map(Path::to_path_buf).unwrap_or_default(),
+            metadata: p.metadata.clone(),
+            spx_build_script,
+        });
+    }
+    Ok((out, this))
+}
+
+/// The package whose `Cargo.toml` is in `package_dir`.
+pub(crate) fn package(package_dir: &Path) -> Result<Package, Diagnostic> {
+    let manifest = package_dir.join("Cargo.toml");
+    let (mut members, this) = workspace(&manifest)?;
+    match this {
+        Some(i) => Ok(members.swap_remove(i)),
+        None => Err(problem("`cargo metadata` did not list this package")),
+    }
+}
+
+/// Reads the sources of the package whose `Cargo.toml` is in `package_dir`.
+pub(crate) fn read_sources(package_dir: &Path) -> Result<Vec<Source>, Diagnostic> {
+    sources_from_value(&package(package_dir)?.metadata)
 }
 
 /// Validates the JSON form of `[package.metadata]`.

@@ -203,7 +203,10 @@ fn check_lists_types_fields_and_warnings() {
         out.contains("  field n: i64 \"auto:field:auto:record:t.geo.Loose.n\" (automatic)\n"),
         "{out}"
     );
-    assert!(out.contains("warning["), "{out}");
+    // Issue 13: warnings go to stderr, the listing alone to stdout.
+    assert!(!out.contains("warning["), "{out}");
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert!(err.contains("warning["), "{err}");
 }
 
 #[test]
@@ -386,7 +389,8 @@ fn pin_creates_then_check_fails_on_drift_without_writing() {
     let (_, _, digest) = expected_point_document();
     assert_eq!(
         String::from_utf8(o.stdout).unwrap(),
-        format!("point.spx t.point {digest} created\n")
+        // Issue 13: ids in status lines are quoted as JSON strings.
+        format!("\"point.spx\" \"t.point\" {digest} created\n")
     );
     let lock = std::fs::read(dir.join("spx.lock")).unwrap();
     assert!(String::from_utf8_lossy(&lock).contains(&digest));
@@ -409,6 +413,304 @@ fn pin_creates_then_check_fails_on_drift_without_writing() {
         std::fs::read(dir.join("spx.lock")).unwrap(),
         lock,
         "--check writes nothing"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+// ------------------------------------------------ cargo's habits (issue 13) --
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+#[test]
+fn dash_is_standard_input_for_the_source_and_documents() {
+    let source = std::fs::read(fixture("point.spx")).unwrap();
+    let from_file = spx(&["schema", "point.spx", "t.point"]);
+    let from_stdin = spx_with_stdin(&["schema", "-", "t.point"], Some(&source));
+    assert_eq!(from_stdin.status.code(), Some(0), "{}", stderr(&from_stdin));
+    assert_eq!(from_stdin.stdout, from_file.stdout);
+
+    let (doc, _, _) = expected_point_document();
+    let o = spx_with_stdin(
+        &["verify", "point.spx", "t.point", "-"],
+        Some(doc.as_bytes()),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let example = spx(&["example", "point.spx", "t.point"]).stdout;
+    let o = spx_with_stdin(&["decode", "point.spx", "t.point", "-"], Some(&example));
+    assert_eq!(o.stdout, example);
+    // Standard input can be read once.
+    let o = spx_with_stdin(&["decode", "-", "t.point", "-"], Some(&source));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).starts_with("error[SPX-F001]: standard input can be read only once"));
+}
+
+#[test]
+fn json_format_applies_to_every_commands_output() {
+    let (doc, revision, digest) = expected_point_document();
+    let o = spx(&["--format", "json", "digest", "point.spx", "t.point"]);
+    assert_eq!(
+        stdout(&o),
+        format!("{{\"root_type_id\":\"t.point\",\"root_type_revision\":\"{revision}\",\"schema_digest\":\"{digest}\"}}\n")
+    );
+    let dir = std::env::temp_dir().join(format!("spx-cli-json-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.json");
+    std::fs::write(&good, &doc).unwrap();
+    let o = spx(&[
+        "--format",
+        "json",
+        "verify",
+        "point.spx",
+        "t.point",
+        good.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        stdout(&o),
+        format!("{{\"ok\":true,\"root_type_id\":\"t.point\",\"schema_digest\":\"{digest}\"}}\n")
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    // check: the listing as JSON on stdout, the warnings as JSON lines on
+    // stderr.
+    let o = spx(&["--format", "json", "check", "point.spx"]);
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["module"], "t.geo");
+    assert_eq!(v["types"][0]["name"], "Point");
+    assert_eq!(v["types"][0]["stable_id"], "t.point");
+    assert_eq!(v["types"][0]["fields"][0]["type"], "i64");
+    assert_eq!(v["types"][1]["persistent"], false);
+    let warnings: Vec<serde_json::Value> = stderr(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(warnings.len(), 2);
+    assert_eq!(warnings[0]["code"], "SPX-W001");
+    let text = std::fs::read_to_string(fixture("point.spx")).unwrap();
+    let loose = text.find("record Loose").unwrap() + "record ".len();
+    assert_eq!(warnings[0]["span"]["start"], loose);
+    assert_eq!(warnings[0]["span"]["end"], loose + "Loose".len());
+    // The documents are JSON already: the same bytes in both formats.
+    for args in [
+        &["schema", "point.spx", "t.point"][..],
+        &["example", "point.spx", "t.point"][..],
+        &["provider-schema", "point.spx", "t.point"][..],
+    ] {
+        let human = spx(args);
+        let mut json_args = vec!["--format", "json"];
+        json_args.extend_from_slice(args);
+        assert_eq!(spx(&json_args).stdout, human.stdout, "{args:?}");
+    }
+}
+
+#[test]
+fn quiet_silences_warnings() {
+    let o = spx(&["-q", "check", "point.spx"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(o.stderr.is_empty(), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("module t.geo\n"));
+}
+
+#[test]
+fn color_follows_the_flag_and_no_color() {
+    let colored = |args: &[&str], no_color: bool| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_spx"));
+        cmd.args(args).current_dir(fixture(""));
+        cmd.env_remove("CLICOLOR_FORCE");
+        if no_color {
+            cmd.env("NO_COLOR", "1");
+        } else {
+            cmd.env_remove("NO_COLOR");
+        }
+        let o = cmd.output().unwrap();
+        assert_eq!(o.status.code(), Some(1));
+        o.stderr.contains(&0x1b)
+    };
+    let args = |color: &'static str| ["--color", color, "schema", "point.spx", "t.bad"];
+    assert!(colored(&args("always"), false));
+    assert!(
+        colored(&args("always"), true),
+        "the flag wins over NO_COLOR"
+    );
+    assert!(!colored(&args("never"), false));
+    // stderr is a pipe here: auto does not colour.
+    assert!(!colored(&args("auto"), false));
+    assert!(!colored(&args("auto"), true));
+}
+
+#[test]
+fn completions_for_every_shell() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let o = spx(&["completions", shell]);
+        assert_eq!(o.status.code(), Some(0), "{shell}");
+        let script = stdout(&o);
+        assert!(script.contains("provider-schema"), "{shell}: {script}");
+    }
+    assert_eq!(spx(&["completions", "tcsh"]).status.code(), Some(2));
+}
+
+#[test]
+fn every_help_has_examples_and_every_argument_a_description() {
+    let commands = [
+        "schema",
+        "digest",
+        "verify",
+        "check",
+        "decode",
+        "example",
+        "provider-schema",
+        "admit",
+        "pin",
+        "completions",
+    ];
+    let top = stdout(&spx(&["--help"]));
+    assert!(top.contains("Examples:"), "{top}");
+    for c in commands {
+        // `-h` puts each description on its argument's line.
+        let help = stdout(&spx(&[c, "-h"]));
+        assert!(help.contains("\nExamples:\n  spx "), "{c}: {help}");
+        if let Some(args) = help.split("Arguments:\n").nth(1) {
+            for line in args.lines().take_while(|l| !l.is_empty()) {
+                let described = line
+                    .trim_start()
+                    .split_once(['>', ']'])
+                    .is_some_and(|(_, d)| d.starts_with("  ") && !d.trim().is_empty());
+                assert!(described, "{c}: argument without a description: {line:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn dialect_names_are_case_insensitive() {
+    let lower = spx(&[
+        "provider-schema",
+        "--dialect",
+        "openai",
+        "point.spx",
+        "t.point",
+    ]);
+    for name in ["OpenAI", "OPENAI", "OpenAi"] {
+        let o = spx(&["provider-schema", "--dialect", name, "point.spx", "t.point"]);
+        assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
+        assert_eq!(o.stdout, lower.stdout, "{name}");
+    }
+    let o = spx(&[
+        "provider-schema",
+        "--dialect",
+        "Cobol",
+        "point.spx",
+        "t.point",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains(
+            "unknown dialect `Cobol` (expected one of: draft2020, openai, anthropic, gemini)"
+        ),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// A package at `<tmp>/<name>` whose metadata lists `roots` of `point.spx`.
+fn package(name: &str, roots: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("spx-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        format!("[package]\nname = \"pkg\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n[workspace]\n\n[package.metadata.spx]\nsources = [{{ path = \"point.spx\", roots = [{roots}] }}]\n"),
+    )
+    .unwrap();
+    std::fs::write(dir.join("src/lib.rs"), "").unwrap();
+    std::fs::copy(fixture("point.spx"), dir.join("point.spx")).unwrap();
+    dir
+}
+
+#[test]
+fn check_fails_when_a_metadata_root_does_not_derive() {
+    let ok = package("check-ok", "\"t.point\"");
+    let o = spx(&["check", ok.join("point.spx").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let (_, _, digest) = expected_point_document();
+    assert!(
+        stdout(&o).ends_with(&format!(
+            "root \"t.point\" derives ({digest}, listed in [package.metadata.spx])\n"
+        )),
+        "{}",
+        stdout(&o)
+    );
+    let bad = package("check-bad", "\"t.point\", \"t.bad\"");
+    let o = spx(&["check", bad.join("point.spx").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.starts_with("error[SPX-Z202]: AgentInteractionSchema invariant failed: type.field.unsupported\n  --> point.spx:19:5\n"),
+        "{err}"
+    );
+    assert!(
+        err.contains("= note: while deriving root \"t.bad\", listed in `roots` of source #1 (\"point.spx\") in `[package.metadata.spx]` of Cargo.toml"),
+        "{err}"
+    );
+    for d in [ok, bad] {
+        std::fs::remove_dir_all(d).unwrap();
+    }
+}
+
+#[test]
+fn pin_reports_json_and_an_unreadable_package_exits_2() {
+    let dir = package("pin-json", "\"t.point\"");
+    let o = spx(&[
+        "--format",
+        "json",
+        "pin",
+        "--package",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["check"], false);
+    assert_eq!(v["wrote"], true);
+    assert_eq!(v["pins"][0]["source"], "point.spx");
+    assert_eq!(v["pins"][0]["root"], "t.point");
+    assert_eq!(v["pins"][0]["change"], "created");
+    let o = spx(&["-q", "pin", "--check", "--package", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(o.stdout.is_empty(), "quiet: no status lines");
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    let o = spx(&["pin", "--package", "/nonexistent"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        first_stderr_line(&o).starts_with("error[SPX-F001]: cannot read `/nonexistent/Cargo.toml`")
+    );
+}
+
+#[test]
+fn ids_in_status_lines_are_json_strings() {
+    let dir = package("pin-quoted", "\"t.point\"");
+    let o = spx(&["pin", "--package", dir.to_str().unwrap()]);
+    let out = stdout(&o);
+    assert!(
+        out.starts_with("\"point.spx\" \"t.point\" sha256:"),
+        "{out}"
+    );
+    let o = spx(&[
+        "verify",
+        "point.spx",
+        "t.point",
+        dir.join("spx.lock.d/t.point.schema.json").to_str().unwrap(),
+    ]);
+    assert!(
+        stdout(&o).starts_with("ok \"t.point\" sha256:"),
+        "{}",
+        stdout(&o)
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }

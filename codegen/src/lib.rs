@@ -17,7 +17,8 @@
 //! The proc-macro crate only parses its input into a [`MacroInput`] and
 //! calls [`expand`]. Every mistake becomes a `compile_error!` on the macro
 //! argument it concerns; a span cannot point into a `.spx` file, so the text
-//! starts with `path:line:col` (the path as the user wrote it).
+//! is the diagnostic rendered with its `.spx` line and carets
+//! (`--> path:line:col`, the path as the user wrote it).
 
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
@@ -33,6 +34,9 @@ pub use input::{MacroInput, RootArg};
 use proc_macro2::TokenStream;
 use quote::quote;
 use std::path::Path;
+
+/// The help of every SPX-M001: the fix that leaves the schema as it is.
+const NAME_HELP: &str = "rename it in the .spx source: a display name is not part of the schema, so its `@id` and the digest stay the same";
 
 /// Expands one `spx_interaction!` call. `manifest_dir` is the calling
 /// crate's `CARGO_MANIFEST_DIR` (`None` when it is not set).
@@ -53,27 +57,19 @@ pub fn expand(input: &MacroInput, manifest_dir: Option<&Path>) -> TokenStream {
             Ok(ts) => items = ts,
             Err(name_errors) => {
                 if let Some(src) = &input.source {
+                    let path = src.value();
                     for e in name_errors {
                         let at = loaded
                             .module
                             .as_ref()
                             .and_then(|m| load::position_of(m, &e.stable_id));
-                        let text = match at {
-                            Some(p) => format!(
-                                "{}:{}:{}: error[{}]: {}",
-                                src.value(),
-                                p.line,
-                                p.column,
-                                load::NAME.as_str(),
-                                e.message
-                            ),
-                            None => format!(
-                                "{}: error[{}]: {}",
-                                src.value(),
-                                load::NAME.as_str(),
-                                e.message
-                            ),
-                        };
+                        let mut d =
+                            spx_schema::Diagnostic::error(load::NAME, "macro.name", e.message)
+                                .with_help(NAME_HELP);
+                        if let Some(p) = at {
+                            d = d.at(p.location(&path));
+                        }
+                        let text = load::render(&d, &path, &loaded.sources);
                         errors.push(syn::Error::new(src.span(), text));
                     }
                 }

@@ -3,8 +3,8 @@
 use super::emit::RootExtras;
 use super::input::{MacroInput, RootArg};
 use spx_schema::binding::Snapshot;
-use spx_schema::diag::{Code, Diagnostic, Location};
-use spx_schema::lock::{self, MacroPins, MacroSource};
+use spx_schema::diag::{Code, Diagnostic, Location, Renderer, Sources};
+use spx_schema::lock::{self, MacroBuild, MacroPins, MacroSource};
 use spx_schema::source::{Module, Pos};
 use spx_schema::Schema;
 use std::path::{Path, PathBuf};
@@ -32,34 +32,26 @@ pub struct Loaded {
     pub dependencies: Vec<PathBuf>,
     /// Every error, on the argument it concerns.
     pub errors: Vec<syn::Error>,
+    /// The texts the diagnostics point into (the source as read, and a
+    /// malformed `spx.lock`), for [`render`].
+    pub sources: Sources,
 }
 
-/// `path:line:col: error[CODE]: message (rule `r`)`, then the detail and
-/// `note` lines. `path` is the source as the user wrote it, for diagnostics
-/// that carry no location of their own.
-pub fn render(d: &Diagnostic, path: &str, note: Option<&str>) -> String {
-    let mut s = match &d.location {
-        Location::Source {
-            path, line, column, ..
-        } => format!("{path}:{line}:{column}: "),
-        Location::File { path } => format!("{path}: "),
-        Location::None | Location::Pointer(_) => format!("{path}: "),
+/// The text of a `compile_error!`: `d` rendered uncoloured with its source
+/// line and carets ([`Renderer`]), the rule in the title. A diagnostic
+/// without a location is placed at `path`, the source as the user wrote
+/// it.
+pub fn render(d: &Diagnostic, path: &str, sources: &Sources) -> String {
+    let placed;
+    let d = if d.location == Location::None {
+        placed = d.clone().at(Location::File {
+            path: path.to_owned(),
+        });
+        &placed
+    } else {
+        d
     };
-    s.push_str(&format!("error[{}]: {}", d.code, d.message));
-    if !d.message.ends_with(d.rule) {
-        s.push_str(&format!(" (rule `{}`)", d.rule));
-    }
-    if let Some(detail) = &d.detail {
-        for line in detail.lines() {
-            s.push_str("\n  = ");
-            s.push_str(line);
-        }
-    }
-    if let Some(n) = note {
-        s.push_str("\n  = note: ");
-        s.push_str(n);
-    }
-    s
+    Renderer::plain().rule_in_title(true).render(d, sources)
 }
 
 /// What the argument check established: the source and where to read it.
@@ -85,15 +77,24 @@ impl Args<'_> {
 }
 
 /// Runs stage 2: check the arguments, read the source, derive each root,
-/// check each pin, recheck the snapshot.
+/// check each pin, recheck the snapshot. What the call knows of the
+/// package's build script is read from the environment
+/// ([`MacroBuild::from_env`]).
 pub fn load(input: &MacroInput, manifest_dir: Option<&Path>) -> Loaded {
+    load_with(input, manifest_dir, MacroBuild::from_env())
+}
+
+/// [`load`] with what the call knows of the package's build script given
+/// explicitly.
+pub fn load_with(input: &MacroInput, manifest_dir: Option<&Path>, build: MacroBuild) -> Loaded {
     let mut out = Loaded {
         module: None,
         roots: None,
         dependencies: Vec::new(),
         errors: input.errors.clone(),
+        sources: Sources::new(),
     };
-    let Some(mut args) = check_arguments(input, manifest_dir, &mut out.errors) else {
+    let Some(mut args) = check_arguments(input, manifest_dir, build, &mut out.errors) else {
         return out;
     };
     let Some((snap, module)) = read_source(&args, &mut out) else {
@@ -102,11 +103,11 @@ pub fn load(input: &MacroInput, manifest_dir: Option<&Path>) -> Loaded {
     let mut all_derived = true;
     let mut roots = Vec::with_capacity(input.roots.len());
     for r in &input.roots {
-        let Some(schema) = derive_root(&args, &module, r, &mut out.errors) else {
+        let Some(schema) = derive_root(&args, &module, r, &out.sources, &mut out.errors) else {
             all_derived = false;
             continue;
         };
-        check_pin(&mut args, r, &schema, &mut out.errors);
+        check_pin(&mut args, r, &schema, &mut out);
         let provider_json_schema = spx_schema::project::draft2020(&schema);
         roots.push((
             schema,
@@ -116,7 +117,7 @@ pub fn load(input: &MacroInput, manifest_dir: Option<&Path>) -> Loaded {
         ));
     }
     out.dependencies.extend(args.pins.lock_file());
-    all_derived &= recheck_snapshot(&args, &snap, &mut out.errors);
+    all_derived &= recheck_snapshot(&args, &snap, &out.sources, &mut out.errors);
     if all_derived && !roots.is_empty() {
         out.roots = Some(roots);
     }
@@ -129,6 +130,7 @@ pub fn load(input: &MacroInput, manifest_dir: Option<&Path>) -> Loaded {
 fn check_arguments<'a>(
     input: &'a MacroInput,
     manifest_dir: Option<&'a Path>,
+    build: MacroBuild,
     errors: &mut Vec<syn::Error>,
 ) -> Option<Args<'a>> {
     if !input.saw_root {
@@ -172,7 +174,7 @@ fn check_arguments<'a>(
     Some(Args {
         lit,
         path: dir.join(source.relative_path()),
-        pins: MacroPins::new(dir, &display, source),
+        pins: MacroPins::new(dir, &display, source).with_build(build),
         display,
         check_pins: input.errors.is_empty(),
     })
@@ -183,20 +185,20 @@ fn read_source(args: &Args<'_>, out: &mut Loaded) -> Option<(Snapshot, Module)> 
     let snap = match Snapshot::take(&args.path, &args.display) {
         Ok(s) => s,
         Err(d) => {
-            out.errors.push(args.error(render(
-                &d,
-                &args.display,
-                Some("the path is relative to the calling crate's CARGO_MANIFEST_DIR"),
-            )));
+            let d = d.with_note("the path is relative to the calling crate's CARGO_MANIFEST_DIR");
+            out.errors
+                .push(args.error(render(&d, &args.display, &out.sources)));
             return None;
         }
     };
     out.dependencies.push(args.path.clone());
+    snap.record(&mut out.sources);
     match snap.read_module() {
         Ok(module) => Some((snap, module)),
         Err(diags) => {
             for d in diags.iter().filter(|d| d.is_error()) {
-                out.errors.push(args.error(render(d, &args.display, None)));
+                out.errors
+                    .push(args.error(render(d, &args.display, &out.sources)));
             }
             None
         }
@@ -209,19 +211,19 @@ fn derive_root(
     args: &Args<'_>,
     module: &Module,
     r: &RootArg,
+    sources: &Sources,
     errors: &mut Vec<syn::Error>,
 ) -> Option<Schema> {
     let root = r.root.value();
     let schema = match Schema::derive(module, &root) {
         Ok(s) => s,
         Err(d) => {
+            let d = d.with_note(format!(
+                "while deriving root `{root}`, the `root:` argument of this call"
+            ));
             errors.push(syn::Error::new(
                 r.root.span(),
-                render(
-                    &d,
-                    &args.display,
-                    Some(&format!("while deriving root `{root}`")),
-                ),
+                render(&d, &args.display, sources),
             ));
             return None;
         }
@@ -240,17 +242,20 @@ fn derive_root(
 
 /// Phase 4: the root's pin, the `digest:` after it or its pin in
 /// `spx.lock` (read on first need), checked by the engine.
-fn check_pin(args: &mut Args<'_>, r: &RootArg, schema: &Schema, errors: &mut Vec<syn::Error>) {
+fn check_pin(args: &mut Args<'_>, r: &RootArg, schema: &Schema, out: &mut Loaded) {
     let literal = r.digest.as_ref().map(LitStr::value);
     if literal.is_none() {
         if let Err(d) = args.pins.read_lock() {
-            errors.push(syn::Error::new(
+            if let Some(text) = args.pins.lock_text() {
+                out.sources.insert(lock::LOCK_FILE, text);
+            }
+            let d = args
+                .pins
+                .explain_lock_error(d, schema.root_type_id())
+                .with_note("while looking up the pin of this root");
+            out.errors.push(syn::Error::new(
                 r.root.span(),
-                render(
-                    &d,
-                    lock::LOCK_FILE,
-                    Some("while looking up the pin of this root"),
-                ),
+                render(&d, lock::LOCK_FILE, &out.sources),
             ));
         }
     }
@@ -259,16 +264,24 @@ fn check_pin(args: &mut Args<'_>, r: &RootArg, schema: &Schema, errors: &mut Vec
     }
     if let Err(d) = args.pins.check(schema, literal.as_deref()) {
         let span = r.digest.as_ref().map_or(r.root.span(), LitStr::span);
-        errors.push(syn::Error::new(span, render(&d, &args.display, None)));
+        out.errors.push(syn::Error::new(
+            span,
+            render(&d, &args.display, &out.sources),
+        ));
     }
 }
 
 /// Phase 5: the source still holds the snapshot's bytes (FORMAT.md §5).
-fn recheck_snapshot(args: &Args<'_>, snap: &Snapshot, errors: &mut Vec<syn::Error>) -> bool {
+fn recheck_snapshot(
+    args: &Args<'_>,
+    snap: &Snapshot,
+    sources: &Sources,
+    errors: &mut Vec<syn::Error>,
+) -> bool {
     match snap.recheck() {
         Ok(()) => true,
         Err(d) => {
-            errors.push(args.error(render(&d, &args.display, None)));
+            errors.push(args.error(render(&d, &args.display, sources)));
             false
         }
     }
@@ -329,7 +342,7 @@ mod tests {
 
         fn load(&self, args: &str) -> (Loaded, Vec<String>) {
             let input: MacroInput = syn::parse_str(args).unwrap();
-            let loaded = load(&input, Some(&self.0));
+            let loaded = load_with(&input, Some(&self.0), MacroBuild::default());
             let errors = loaded.errors.iter().map(ToString::to_string).collect();
             (loaded, errors)
         }
@@ -376,13 +389,14 @@ mod tests {
         assert_eq!(
             errors[0],
             format!(
-                "./agents//p.spx: error[SPX-L003]: the schema of root `t.flag` no longer has its pinned digest (rule `lock.drift`)
-  = schema drift for root \"t.flag\"
-  =   pinned digest:  {other}
-  =   derived digest: {}
-  =   the pinned schema document is unavailable (spx.lock.d/ is missing it or it is unreadable), so no structural diff can be shown
-  = re-pin with `SPX_UPDATE_PINS=1 cargo build` or `spx pin`",
-                derived().digest()
+                "error[SPX-L003]: the schema of root `t.flag` no longer has its pinned digest (rule `lock.drift`)
+--> ./agents//p.spx
+ = note: schema drift for root \"t.flag\"
+           pinned digest:  {other}
+           derived digest: {digest}
+           the pinned schema document is unavailable (spx.lock.d/ is missing it or it is unreadable), so no structural diff can be shown
+ = help: re-pin with `spx pin` once the root is listed in `[package.metadata.spx]` of Cargo.toml (no build script of this package pins it), or pin it in the macro with `digest: \"{digest}\",` after the root",
+                digest = derived().digest()
             )
         );
         // Only the pin is wrong: the items are still generated.
@@ -443,10 +457,84 @@ mod tests {
         assert_eq!(
             errors,
             [format!(
-                "{source}: error[SPX-L004]: root `t.flag` has no pin (rule `lock.unpinned`)
-  = derived digest: {digest}
-  = pin it here with `digest: \"{digest}\",` after the root (spx.lock cannot pin `{source}`: it is outside the package)"
+                "error[SPX-L004]: root `t.flag` has no pin (rule `lock.unpinned`)
+--> {source}
+ = note: derived digest: {digest}
+ = help: pin it here with `digest: \"{digest}\",` after the root (spx.lock cannot pin `{source}`: it is outside the package)"
             )]
+        );
+    }
+
+    #[test]
+    fn the_macro_hints_run() {
+        let pkg = Package::new("hints", None);
+        let digest = derived().digest().to_owned();
+        // A wrong literal digest: the help gives the one to write, and
+        // writing it compiles.
+        let wrong = format!("sha256:{}", "1".repeat(64));
+        let (_, errors) = pkg.load(&format!(
+            "source: \"agents/p.spx\", root: \"t.flag\", digest: \"{wrong}\""
+        ));
+        assert_eq!(errors.len(), 1);
+        let help = format!(
+            "= help: to accept the derived schema, pin it in the macro: digest: \"{digest}\""
+        );
+        assert!(errors[0].ends_with(&help), "{}", errors[0]);
+        let (loaded, errors) = pkg.load(&format!(
+            "source: \"agents/p.spx\", root: \"t.flag\", digest: \"{digest}\""
+        ));
+        assert_eq!(errors, Vec::<String>::new());
+        assert!(loaded.roots.is_some());
+
+        // Without a pin: what the build script pins decides the hint.
+        std::fs::remove_file(pkg.0.join("spx.lock")).unwrap();
+        let input: MacroInput =
+            syn::parse_str("source: \"./agents/p.spx\", root: \"t.flag\"").unwrap();
+        let text = |build: MacroBuild| {
+            let loaded = load_with(&input, Some(&pkg.0), build);
+            loaded
+                .errors
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+        };
+        let listed = MacroBuild {
+            build: Some(lock::BuildRoots {
+                from_metadata: true,
+                update_env: true,
+                roots: vec![("agents/p.spx".into(), "t.flag".into())],
+            }),
+            update_pins: false,
+            ci: false,
+        };
+        let errors = text(listed.clone());
+        assert!(
+            errors[0].contains(&format!("= help: pin it here with `digest: \"{digest}\",` after the root, or pin it in spx.lock with `cargo build` or `spx pin`")),
+            "{}",
+            errors[0]
+        );
+        // The build script does not list the root, and SPX_UPDATE_PINS is
+        // set: the note says why it does nothing.
+        let unlisted = MacroBuild {
+            build: Some(lock::BuildRoots {
+                roots: vec![("agents/p.spx".into(), "t.other".into())],
+                ..listed.build.clone().unwrap()
+            }),
+            update_pins: true,
+            ci: false,
+        };
+        let errors = text(unlisted);
+        assert!(errors[0].contains("= note: SPX_UPDATE_PINS is set, but the build script does not pin root \"t.flag\" of source \"agents/p.spx\""), "{}", errors[0]);
+        assert!(errors[0].contains("and run `cargo build` or `spx pin` (no build script of this package pins this root)"), "{}", errors[0]);
+        let errors = text(MacroBuild {
+            update_pins: true,
+            ..MacroBuild::default()
+        });
+        assert!(errors[0].contains("= note: SPX_UPDATE_PINS is set, but no build script of this package runs spx-build, so nothing re-pins root \"t.flag\""), "{}", errors[0]);
+        assert!(
+            !errors[0].contains("SPX_UPDATE_PINS=1 cargo build"),
+            "{}",
+            errors[0]
         );
     }
 }

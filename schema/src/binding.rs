@@ -2,7 +2,7 @@
 //! bytes and re-check, immediately before success, that the file still
 //! holds exactly those bytes.
 
-use crate::diag::{Code, Diagnostic, Location};
+use crate::diag::{Code, Diagnostic, Location, Sources};
 use crate::schema::Schema;
 use crate::source::{read_module, Module};
 use std::path::{Path, PathBuf};
@@ -14,10 +14,13 @@ pub const SOURCE_CHANGED: Code = Code("SPX-F002");
 /// The source is not UTF-8.
 pub const SOURCE_UTF8: Code = Code("SPX-F003");
 
-/// One exact snapshot of a source file.
+/// One exact snapshot of a source file (or of text read once from a
+/// stream, such as standard input).
 #[derive(Debug, Clone)]
 pub struct Snapshot {
-    path: PathBuf,
+    /// The file re-checked before success; `None` for text that came from
+    /// a stream, which nothing can change after it was read.
+    path: Option<PathBuf>,
     display: String,
     bytes: Vec<u8>,
 }
@@ -36,10 +39,44 @@ impl Snapshot {
             })
         })?;
         Ok(Snapshot {
-            path: path.to_owned(),
+            path: Some(path.to_owned()),
             display: display.to_owned(),
             bytes,
         })
+    }
+
+    /// A snapshot of `bytes` read once from a stream (standard input);
+    /// `display` is how diagnostics name it. [`Snapshot::recheck`] always
+    /// passes: no file can change under it.
+    pub fn from_bytes(display: &str, bytes: Vec<u8>) -> Snapshot {
+        Snapshot {
+            path: None,
+            display: display.to_owned(),
+            bytes,
+        }
+    }
+
+    /// How diagnostics name this source.
+    pub fn display(&self) -> &str {
+        &self.display
+    }
+
+    /// Records the snapshot's text in `sources` under the name its
+    /// diagnostics use, so that they render with the exact source lines
+    /// ([`crate::diag::Renderer`]). Nothing is recorded for non-UTF-8 bytes.
+    pub fn record(&self, sources: &mut Sources) {
+        if let Ok(text) = std::str::from_utf8(&self.bytes) {
+            sources.insert(self.display.clone(), text);
+        }
+    }
+
+    /// Derives the schema of `root_type_id` from this snapshot and
+    /// re-checks it before success (FORMAT.md §5).
+    pub fn compile(&self, root_type_id: &str) -> Result<Schema, Vec<Diagnostic>> {
+        let module = self.read_module()?;
+        let schema = Schema::derive(&module, root_type_id).map_err(|d| vec![d])?;
+        self.recheck().map_err(|d| vec![d])?;
+        Ok(schema)
     }
 
     /// The snapshot's bytes.
@@ -72,7 +109,10 @@ impl Snapshot {
 
     /// Fails closed unless the file still holds exactly the snapshot bytes.
     pub fn recheck(&self) -> Result<(), Diagnostic> {
-        match std::fs::read(&self.path) {
+        let Some(path) = &self.path else {
+            return Ok(());
+        };
+        match std::fs::read(path) {
             Ok(now) if now == self.bytes => Ok(()),
             _ => Err(Diagnostic::error(
                 SOURCE_CHANGED,
@@ -84,7 +124,8 @@ impl Snapshot {
             )
             .at(Location::File {
                 path: self.display.clone(),
-            })),
+            })
+            .with_help("run it again once nothing is writing the file")),
         }
     }
 }
@@ -125,13 +166,26 @@ pub fn verify_bundle(
     document: &[u8],
 ) -> Result<Schema, Vec<Diagnostic>> {
     if document.len() > crate::graph::limits::MAX_SCHEMA_BYTES {
-        return Err(vec![Diagnostic::error(
-            Code::Z204,
-            "schema_bytes",
-            crate::diag::Z204_MESSAGE,
-        )]);
+        return Err(vec![z204_too_large()]);
     }
-    let schema = compile_file(path, display, root_type_id)?;
+    let snap = Snapshot::take(path, display).map_err(|d| vec![d])?;
+    verify_snapshot(&snap, root_type_id, document)
+}
+
+fn z204_too_large() -> Diagnostic {
+    Diagnostic::error(Code::Z204, "schema_bytes", crate::diag::Z204_MESSAGE)
+}
+
+/// [`verify_bundle`] against a snapshot already taken.
+pub fn verify_snapshot(
+    snap: &Snapshot,
+    root_type_id: &str,
+    document: &[u8],
+) -> Result<Schema, Vec<Diagnostic>> {
+    if document.len() > crate::graph::limits::MAX_SCHEMA_BYTES {
+        return Err(vec![z204_too_large()]);
+    }
+    let schema = snap.compile(root_type_id)?;
     if schema.document().as_bytes() != document {
         return Err(vec![Diagnostic::error(
             Code::Z204,

@@ -5,14 +5,22 @@ use crate::diag::Diagnostic;
 use crate::graph::{limits, Case, Field, FieldType, Repr, TypeGraph, TypeKind, TypeNode};
 use crate::source::{Builtin, DeclKind, FieldDecl, Module, Pos, Target, TypeExpr};
 
+mod help;
+
 struct Deriver<'m> {
     module: &'m Module,
     out: Vec<TypeNode>,
     visiting: Vec<String>,
 }
 
-/// Derives the graph of `root_type_id`, root last.
+/// Derives the graph of `root_type_id`, root last. A refusal carries a
+/// help saying what to do (`help::explain`).
 pub fn derive_graph(module: &Module, root_type_id: &str) -> Result<TypeGraph, Diagnostic> {
+    derive_graph_unexplained(module, root_type_id)
+        .map_err(|d| help::explain(d, module, root_type_id))
+}
+
+fn derive_graph_unexplained(module: &Module, root_type_id: &str) -> Result<TypeGraph, Diagnostic> {
     let mut d = Deriver {
         module,
         out: Vec::new(),

@@ -1,5 +1,10 @@
 //! Diagnostics: values with a stable code, a machine-readable rule, a message
-//! and a location.
+//! and a location. [`Renderer`] shows them to a person with the source
+//! line and carets under the span ([`Sources`] holds the texts).
+
+mod render;
+
+pub use render::{Renderer, Sources};
 
 use std::fmt;
 
@@ -119,6 +124,9 @@ pub struct Diagnostic {
     pub detail: Option<String>,
     /// What to do about it, in one or a few lines (`= help:`).
     pub help: Option<String>,
+    /// Further notes (`= note:`), for example where a refused value came
+    /// from (a macro argument, a `Cargo.toml` key).
+    pub notes: Vec<String>,
     /// For a refusal of streamed input: the 0-based byte offset in the
     /// stream of the first byte after which no continuation could be
     /// admitted.
@@ -136,6 +144,7 @@ impl Diagnostic {
             location: Location::None,
             detail: None,
             help: None,
+            notes: Vec::new(),
             offset: None,
         }
     }
@@ -168,6 +177,12 @@ impl Diagnostic {
     /// Sets the help text: what to do about it.
     pub fn with_help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());
+        self
+    }
+
+    /// Adds a note (see [`Diagnostic::notes`]).
+    pub fn with_note(mut self, note: impl Into<String>) -> Self {
+        self.notes.push(note.into());
         self
     }
 
@@ -208,7 +223,8 @@ impl Diagnostic {
     /// The diagnostic as one JSON object on one line (no trailing LF), with
     /// the keys `severity`, `code`, `rule`, `message`, then the location
     /// (`path`/`line`/`column` and `span` as `{"start":…,"end":…}` bytes, or
-    /// `pointer`), then `detail`, `help` and `offset` when present.
+    /// `pointer`), then `detail`, `help`, `notes` (an array of strings) and
+    /// `offset` when present.
     pub fn to_json_line(&self) -> String {
         use crate::quote::quote_into;
         let mut s = String::new();
@@ -258,6 +274,16 @@ impl Diagnostic {
             s.push_str(",\"help\":");
             quote_into(&mut s, h);
         }
+        if !self.notes.is_empty() {
+            s.push_str(",\"notes\":[");
+            for (i, n) in self.notes.iter().enumerate() {
+                if i > 0 {
+                    s.push(',');
+                }
+                quote_into(&mut s, n);
+            }
+            s.push(']');
+        }
         if let Some(o) = self.offset {
             s.push_str(&format!(",\"offset\":{o}"));
         }
@@ -275,8 +301,10 @@ pub const Z204_MESSAGE: &str =
     "AgentInteractionSchema is not the exact replay of its verified source";
 
 impl fmt::Display for Diagnostic {
-    /// `error[CODE]: message`, then `  --> location` and the detail on the
-    /// following lines when present.
+    /// The compact form, without source lines: `error[CODE]: message`, then
+    /// `  --> location`, the detail lines (`  = …`), the notes
+    /// (`  = note: …`) and the help (`  = help: …`). [`Renderer`] is the
+    /// form with source snippets.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let sev = match self.severity {
             Severity::Error => "error",
@@ -290,6 +318,9 @@ impl fmt::Display for Diagnostic {
             for line in d.lines() {
                 write!(f, "\n  = {line}")?;
             }
+        }
+        for n in &self.notes {
+            write!(f, "\n  = note: {n}")?;
         }
         if let Some(h) = &self.help {
             for (i, line) in h.lines().enumerate() {
@@ -306,6 +337,21 @@ impl std::error::Error for Diagnostic {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_line_carries_notes() {
+        let d = Diagnostic::z202("type.unresolved")
+            .with_note("first")
+            .with_note("se\"cond");
+        assert_eq!(
+            d.to_json_line(),
+            "{\"severity\":\"error\",\"code\":\"SPX-Z202\",\"rule\":\"type.unresolved\",\"message\":\"AgentInteractionSchema invariant failed: type.unresolved\",\"notes\":[\"first\",\"se\\\"cond\"]}"
+        );
+        assert_eq!(
+            d.to_string(),
+            "error[SPX-Z202]: AgentInteractionSchema invariant failed: type.unresolved\n  = note: first\n  = note: se\"cond"
+        );
+    }
 
     #[test]
     fn json_line_carries_span_help_and_offset() {

@@ -356,7 +356,7 @@ pub fn diff_graphs(pinned: &TypeGraph, derived: &TypeGraph) -> Vec<Change> {
 /// diff by stable id (one `+`/`-`/`~` line per change, indented by four
 /// spaces), or says why no diff can be shown (the pinned document is
 /// unavailable, or does not have the pinned digest), then `repin_hint` on
-/// its own line. No trailing LF.
+/// its own line unless it is empty. No trailing LF.
 ///
 /// ```text
 /// schema drift for root "planner.proposal"
@@ -401,6 +401,10 @@ pub fn drift_message(
             }
         }
     }
-    s.push_str(repin_hint);
+    if repin_hint.is_empty() {
+        s.pop();
+    } else {
+        s.push_str(repin_hint);
+    }
     s
 }

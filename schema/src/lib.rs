@@ -45,6 +45,7 @@ pub mod project;
 pub mod render;
 pub mod schema;
 pub mod source;
+pub(crate) mod suggest;
 pub mod value;
 pub(crate) mod walk;
 

@@ -217,3 +217,85 @@ pub mod values {
         types.pop().expect("a graph has a root")
     }
 }
+
+/// Real packages built with `cargo build --offline`: copies of the fixture
+/// host (`tests/fixtures/host`) for the end-to-end tests of this crate and
+/// the hint tests of the CLI (`cli/tests/hints.rs`, which runs the `spx`
+/// binary too).
+pub mod host {
+    use std::path::{Path, PathBuf};
+    use std::process::{Command, Output};
+
+    /// The workspace root.
+    pub fn workspace() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .parent()
+            .expect("tests/ has a parent")
+            .to_path_buf()
+    }
+
+    /// `tests/fixtures/host`.
+    pub fn fixture() -> PathBuf {
+        workspace().join("tests/fixtures/host")
+    }
+
+    /// A package directory, removed when dropped.
+    pub struct Package {
+        /// Its directory.
+        pub dir: PathBuf,
+        /// Its package name.
+        pub name: String,
+    }
+
+    impl Drop for Package {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
+    }
+
+    impl Package {
+        /// `<root>/<case>-<pid>/`, emptied, with the fixture's manifest
+        /// (named `<prefix>-<case>`, spx-build from this workspace),
+        /// `agents/fx.spx` and the workspace's `Cargo.lock` (so that the
+        /// offline build uses exactly the crates already in the cache).
+        /// `files` are copied from the fixture too (`build.rs`,
+        /// `src/main.rs`, …).
+        pub fn new(root: &Path, prefix: &str, case: &str, files: &[&str]) -> Package {
+            let name = format!("{prefix}-{case}");
+            let dir = root.join(format!("{case}-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(dir.join("src")).unwrap();
+            std::fs::create_dir_all(dir.join("agents")).unwrap();
+            let ws = workspace();
+            let manifest = std::fs::read_to_string(fixture().join("Cargo.toml.tmpl"))
+                .unwrap()
+                .replace("@WORKSPACE@", ws.to_str().expect("UTF-8 workspace path"))
+                .replace("name = \"spx-fixture-host\"", &format!("name = \"{name}\""));
+            std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
+            for f in files.iter().chain(&["agents/fx.spx"]) {
+                std::fs::copy(fixture().join(f), dir.join(f)).unwrap();
+            }
+            std::fs::copy(ws.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+            Package { dir, name }
+        }
+
+        /// `cargo build --offline` in the package, with `target` as its
+        /// `CARGO_TARGET_DIR` (the outer `cargo test` holds the lock on
+        /// `target/`), `CI`, `SPX_UPDATE_PINS` and `CARGO_TERM_COLOR`
+        /// removed and then `env` set, so the outer environment never
+        /// changes what a case tests.
+        pub fn cargo_build(&self, target: &Path, env: &[(&str, &str)]) -> Output {
+            let mut cmd = Command::new(option_env!("CARGO").unwrap_or("cargo"));
+            cmd.args(["build", "--offline", "--color", "never"])
+                .current_dir(&self.dir)
+                .env("CARGO_TARGET_DIR", target)
+                .env_remove("CI")
+                .env_remove("SPX_UPDATE_PINS")
+                .env_remove("CARGO_TERM_COLOR");
+            for (k, v) in env {
+                cmd.env(k, v);
+            }
+            cmd.output().expect("cargo runs")
+        }
+    }
+}

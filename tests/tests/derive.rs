@@ -929,9 +929,9 @@ fn source_binding_race_fails_closed() {
         Location::Source {
             path: "orders.spx".to_owned(),
             line: 2,
-            column: 19,
-            // The `}` where the comma is missing.
-            span: Some(spx_schema::diag::Span { start: 28, end: 29 }),
+            column: 18,
+            // Just after `x: i64`, where the missing comma goes (issue 13).
+            span: Some(spx_schema::diag::Span { start: 27, end: 27 }),
         }
     );
 }

@@ -24,29 +24,18 @@ use spx_schema::lock::{self, Lock, LOCK_DRIFT};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("tests/ has a parent")
-        .to_path_buf()
-}
-
-fn fixture() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/host")
-}
+use spx_tests::host::{fixture, workspace, Package};
 
 fn shared_target() -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR")).join("spx-e2e-target")
 }
 
-struct Host {
-    dir: PathBuf,
-    name: String,
-}
+struct Host(Package);
 
-impl Drop for Host {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
+impl std::ops::Deref for Host {
+    type Target = Package;
+    fn deref(&self) -> &Package {
+        &self.0
     }
 }
 
@@ -54,40 +43,16 @@ const SPX: &str = "agents/fx.spx";
 
 impl Host {
     fn new(case: &str) -> Host {
-        let name = format!("spx-fixture-{case}");
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-            .join("spx-e2e-hosts")
-            .join(format!("{case}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(dir.join("src")).unwrap();
-        std::fs::create_dir_all(dir.join("agents")).unwrap();
-        let ws = workspace();
-        let manifest = std::fs::read_to_string(fixture().join("Cargo.toml.tmpl"))
-            .unwrap()
-            .replace("@WORKSPACE@", ws.to_str().expect("UTF-8 workspace path"))
-            .replace("name = \"spx-fixture-host\"", &format!("name = \"{name}\""));
-        std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
-        for f in ["build.rs", "src/main.rs", SPX] {
-            std::fs::copy(fixture().join(f), dir.join(f)).unwrap();
-        }
-        // The workspace's resolution, so the offline build uses exactly the
-        // crates already in the cache.
-        std::fs::copy(ws.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
-        Host { dir, name }
+        Host(Package::new(
+            &Path::new(env!("CARGO_TARGET_TMPDIR")).join("spx-e2e-hosts"),
+            "spx-fixture",
+            case,
+            &["build.rs", "src/main.rs"],
+        ))
     }
 
     fn build(&self, env: &[(&str, &str)]) -> Output {
-        let mut cmd = Command::new(option_env!("CARGO").unwrap_or("cargo"));
-        cmd.args(["build", "--offline", "--color", "never"])
-            .current_dir(&self.dir)
-            .env("CARGO_TARGET_DIR", shared_target())
-            .env_remove("CI")
-            .env_remove("SPX_UPDATE_PINS")
-            .env_remove("CARGO_TERM_COLOR");
-        for (k, v) in env {
-            cmd.env(k, v);
-        }
-        cmd.output().expect("cargo runs")
+        self.cargo_build(&shared_target(), env)
     }
 
     fn build_ok(&self, env: &[(&str, &str)]) -> String {
@@ -166,7 +131,7 @@ fn clean_build_pins_and_a_rebuild_changes_nothing() {
     let schema = host.derive();
     assert!(
         stderr.contains(&format!(
-            "spx: pinned fx.shape in spx.lock ({}); commit spx.lock and spx.lock.d/",
+            "spx: pinned \"fx.shape\" in spx.lock ({}); commit spx.lock and spx.lock.d/",
             schema.digest()
         )),
         "{stderr}"
@@ -197,21 +162,26 @@ fn structural_edit_fails_with_the_drift_explanation() {
     host.edit(structural);
     let derived = host.derive();
     let stderr = host.build_err(&[]);
-    // Cargo indents the build script's stderr by two spaces.
+    // Each line of the rendered diagnostic is a `cargo::error`, which cargo
+    // prints first, as `error: <package>@<version>: <line>`.
+    let e = format!("error: {}@0.0.0: ", host.name);
     assert!(
-        stderr.contains(
-            "  error[SPX-L003]: the schema of root \"fx.shape\" derived from \"agents/fx.spx\" no longer matches its pin in spx.lock\n    --> agents/fx.spx\n"
-        ),
+        stderr.contains(&format!(
+            "\n{e}error[SPX-L003]: the schema of root \"fx.shape\" derived from \"agents/fx.spx\" no longer matches its pin in spx.lock\n{e}--> agents/fx.spx\n"
+        )),
         "{stderr}"
     );
     assert!(stderr.contains(&format!("  pinned digest:  {}", pinned.digest())));
     assert!(stderr.contains(&format!("  derived digest: {}", derived.digest())));
     for line in DRIFT_LINES {
         assert!(
-            stderr.contains(&format!("  =     {line}\n")),
+            stderr.contains(&format!("{e}             {line}\n")),
             "missing {line:?} in:\n{stderr}"
         );
     }
+    // The errors come before cargo's dump of the build script's output.
+    let first_error = stderr.find(&e).unwrap();
+    assert!(first_error < stderr.find("--- stdout").unwrap(), "{stderr}");
     assert!(stderr.contains("re-pin with `SPX_UPDATE_PINS=1 cargo build` or `spx pin`"));
     // The failed build left the pins exactly as they were.
     assert_eq!(host.lock_bytes().unwrap(), lock_before);
@@ -250,7 +220,7 @@ fn update_pins_repins_and_builds() {
     let stderr = host.build_ok(&[("SPX_UPDATE_PINS", "1")]);
     assert!(
         stderr.contains(&format!(
-            "spx: re-pinned fx.shape in spx.lock ({} -> {})",
+            "spx: re-pinned \"fx.shape\" in spx.lock ({} -> {})",
             old.digest(),
             new.digest()
         )),

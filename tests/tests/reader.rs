@@ -470,18 +470,19 @@ fn columns_count_characters_not_bytes() {
 #[test]
 fn syntax_errors() {
     let cases: Vec<(&str, Expected)> = vec![
-        // comma after every field and case
+        // comma after every field and case: located where the comma goes,
+        // just after the field or case (issue 13), not at the next token
         (
             "module m;\nrecord R { @id(\"r.x\") x: i64 }",
-            ("SPX-P002", "syntax.unexpected_token", 2, 30),
+            ("SPX-P002", "syntax.unexpected_token", 2, 29),
         ),
         (
             "module m;\nvariant V { A { a: i64 }, }",
-            ("SPX-P002", "syntax.unexpected_token", 2, 24),
+            ("SPX-P002", "syntax.unexpected_token", 2, 23),
         ),
         (
             "module m;\nvariant V { A, B }",
-            ("SPX-P002", "syntax.unexpected_token", 2, 18),
+            ("SPX-P002", "syntax.unexpected_token", 2, 17),
         ),
         // attributes
         (

@@ -3,6 +3,7 @@
 //! package's `spx.lock` (read at most once per call, on first need).
 
 use super::format::Lock;
+use super::hints::MacroBuild;
 use super::messages;
 use super::path::MacroSource;
 use super::store::read_pinned_schema;
@@ -18,19 +19,38 @@ pub struct MacroPins {
     written: String,
     source: MacroSource,
     lock: Option<Option<Lock>>,
+    build: MacroBuild,
+    lock_text: Option<String>,
 }
 
 impl MacroPins {
     /// The pins of `source` (as classified by [`MacroSource::of`] from
     /// `written`, the path as the call spells it) in the package at
-    /// `package_dir`. Nothing is read yet.
+    /// `package_dir`. Nothing is read yet. The hints assume no build script
+    /// ([`MacroBuild::default`]) until [`MacroPins::with_build`].
     pub fn new(package_dir: &Path, written: &str, source: MacroSource) -> MacroPins {
         MacroPins {
             package_dir: package_dir.to_path_buf(),
             written: written.to_owned(),
             source,
             lock: None,
+            build: MacroBuild::default(),
+            lock_text: None,
         }
+    }
+
+    /// What the call knows about the package's build script (usually
+    /// [`MacroBuild::from_env`]), so that its hints name only commands that
+    /// re-pin this root.
+    pub fn with_build(mut self, build: MacroBuild) -> MacroPins {
+        self.build = build;
+        self
+    }
+
+    /// The text of a malformed `spx.lock` read by [`MacroPins::read_lock`],
+    /// for rendering its diagnostic.
+    pub fn lock_text(&self) -> Option<&str> {
+        self.lock_text.as_deref()
     }
 
     /// Reads `spx.lock` unless it was read already. The error (SPX-L001,
@@ -42,7 +62,20 @@ impl MacroPins {
         }
         let read = Lock::read(&self.package_dir);
         self.lock = Some(read.as_ref().ok().cloned().flatten());
-        read.map(drop)
+        // No root of the call is named yet: the hint is added for the first
+        // root that needs the lock ([`MacroPins::explain_lock_error`]).
+        read.map(drop).inspect_err(|d| {
+            if d.code == super::LOCK_MALFORMED {
+                self.lock_text = std::fs::read(self.package_dir.join(LOCK_FILE))
+                    .ok()
+                    .map(|b| String::from_utf8_lossy(&b).into_owned());
+            }
+        })
+    }
+
+    /// [`MacroPins::read_lock`]'s error with the hint for `root`.
+    pub fn explain_lock_error(&self, d: Diagnostic, root: &str) -> Diagnostic {
+        messages::recreate(d, self.build.repin(self.source.pin_key(), root))
     }
 
     /// `spx.lock`, when it was read and exists: a file the expansion
@@ -71,18 +104,21 @@ impl MacroPins {
         match pinned {
             None => Err(messages::unpinned_in_macro(
                 &self.written,
+                self.source.pin_key(),
                 derived,
-                self.source.pin_key().is_none(),
+                &self.build,
             )),
             Some(p) if p != derived.digest() => {
                 let document =
                     read_pinned_schema(&self.package_dir, root).filter(|s| s.digest() == p);
                 Err(messages::drift_in_macro(
                     &self.written,
+                    self.source.pin_key(),
                     p,
                     document.as_ref(),
                     derived,
                     literal.is_some(),
+                    &self.build,
                 ))
             }
             Some(_) => Ok(()),

@@ -140,6 +140,14 @@ impl Lock {
                 col,
             ));
         }
+        if let Some(line) = conflict_marker(text) {
+            return Err(malformed(
+                "lock.syntax",
+                "spx.lock holds git merge-conflict markers",
+                line,
+                1,
+            ));
+        }
         if !text.ends_with('\n') {
             let (line, col) = line_col(bytes, text.len());
             return Err(malformed(
@@ -262,6 +270,18 @@ impl Lock {
         }
         Ok(Lock { pins })
     }
+}
+
+/// The 1-based line of the first git merge-conflict marker (`<<<<<<<`,
+/// `|||||||`, `=======` or `>>>>>>>` at the start of a line), if any.
+fn conflict_marker(text: &str) -> Option<u32> {
+    text.split('\n')
+        .position(|l| {
+            ["<<<<<<<", "|||||||", "=======", ">>>>>>>"]
+                .iter()
+                .any(|m| l.starts_with(m))
+        })
+        .map(line_no)
 }
 
 fn line_no(index: usize) -> u32 {

@@ -12,11 +12,13 @@
 //! | a run: [`PinPolicy`], [`derive_all`], [`reconcile`], [`apply`], [`repin`] | `plan` |
 //! | a macro call's pin check: [`MacroPins`] | `check` |
 //! | every pin diagnostic and hint: [`REPIN_HINT`], [`pin_written`], … | `messages` |
+//! | which commands re-pin where ([`Repin`]); what a build script tells its macro calls ([`BuildRoots`], [`MacroBuild`]) | `hints` |
 //!
 //! The structural explanation of drift is [`crate::diff::drift_message`].
 
 mod check;
 mod format;
+mod hints;
 mod messages;
 mod path;
 mod plan;
@@ -24,11 +26,12 @@ mod store;
 
 pub use check::MacroPins;
 pub use format::{is_sha256, Lock, Pin};
+pub use hints::{BuildRoots, MacroBuild, Repin, BUILD_ROOTS_VAR};
 pub use messages::{bad_source_path, pin_written, REPIN_HINT};
 pub use path::{normalize_source, MacroSource, SourcePathError, PACKAGE_ROOT};
 pub use plan::{
     apply, derive_all, reconcile, repin, Derived, Mode, PinChange, PinEntry, PinPolicy, PinReport,
-    Plan, Resolved, Scope, Source,
+    Plan, Resolved, RootsFrom, Scope, Source,
 };
 pub use store::{
     pin_file_stem, pinned_schema_path, pinned_schema_relative, read_pinned_schema,

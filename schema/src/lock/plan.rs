@@ -6,13 +6,15 @@
 //! `spx pin` ([`repin`], [`Scope::Exact`]) owns the whole lock.
 
 use super::format::{Lock, Pin};
+use super::hints::Repin;
 use super::messages;
 use super::path::normalize_source;
 use super::store::{
     pinned_schema_path, pinned_schema_relative, read_pinned_schema, remove_pinned_schema,
     write_pinned_schema,
 };
-use crate::diag::Diagnostic;
+use crate::binding::Snapshot;
+use crate::diag::{Diagnostic, Sources};
 use crate::schema::Schema;
 use std::path::Path;
 
@@ -56,11 +58,13 @@ pub struct Resolved {
     /// In [`Mode::Check`], why nothing is written (it ends the sentence
     /// "nothing is written because …"); empty otherwise.
     pub why_check: &'static str,
+    /// The mode is [`Mode::Check`] because `CI` is set.
+    pub ci: bool,
 }
 
 /// `CI`/`SPX_UPDATE_PINS` count as set unless absent, empty, `0` or
 /// `false` (any case).
-fn env_flag(name: &str) -> bool {
+pub(crate) fn env_flag(name: &str) -> bool {
     match std::env::var(name) {
         Ok(v) => {
             let v = v.trim();
@@ -80,11 +84,17 @@ impl PinPolicy {
             mode: Mode::Check,
             note: None,
             why_check: why,
+            ci: false,
+        };
+        let ci = || Resolved {
+            ci: true,
+            ..check("CI is set")
         };
         let plain = |mode| Resolved {
             mode,
             note: None,
             why_check: "",
+            ci: false,
         };
         match self {
             PinPolicy::Create => plain(Mode::Create),
@@ -93,9 +103,9 @@ impl PinPolicy {
             PinPolicy::FromEnv => match (env_flag("CI"), env_flag("SPX_UPDATE_PINS")) {
                 (true, true) => Resolved {
                     note: Some(messages::CI_WINS),
-                    ..check("CI is set")
+                    ..ci()
                 },
-                (true, false) => check("CI is set"),
+                (true, false) => ci(),
                 (false, true) => plain(Mode::Update),
                 (false, false) => plain(Mode::Create),
             },
@@ -122,13 +132,37 @@ pub struct Derived {
     pub schema: Schema,
 }
 
+/// Where the roots of a run were configured: the note of a root that
+/// does not derive names it, so the user knows what to edit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RootsFrom {
+    /// `[package.metadata.spx]` of the package's `Cargo.toml` (the sources
+    /// in their order there).
+    Metadata,
+    /// The build helper's `Config::source` and `Config::root` calls, or an
+    /// explicit list of sources.
+    Config,
+}
+
 /// Derives every root of every source (a root configured twice for one
 /// source once), collecting every diagnostic: SPX-B001 `build.source_path`
-/// for a path that is not package-relative, and those of derivation.
-pub fn derive_all(package_dir: &Path, sources: &[Source]) -> Result<Vec<Derived>, Vec<Diagnostic>> {
+/// for a path that is not package-relative, and those of reading and
+/// derivation (a root that does not derive gets a note saying where it was
+/// configured, per `from`). Each source is read once, as one snapshot
+/// whose text is recorded in `texts` for rendering, and re-checked after
+/// its roots derived.
+pub fn derive_all(
+    package_dir: &Path,
+    sources: &[Source],
+    from: RootsFrom,
+    texts: &mut Sources,
+) -> Result<Vec<Derived>, Vec<Diagnostic>> {
     let mut out: Vec<Derived> = Vec::new();
     let mut errors = Vec::new();
-    for s in sources {
+    for (i, s) in sources.iter().enumerate() {
+        if s.roots.is_empty() {
+            continue;
+        }
         let path = match normalize_source(&s.path) {
             Ok(p) => p,
             Err(e) => {
@@ -136,6 +170,22 @@ pub fn derive_all(package_dir: &Path, sources: &[Source]) -> Result<Vec<Derived>
                 continue;
             }
         };
+        let snap = match Snapshot::take(&package_dir.join(&path), &path) {
+            Ok(snap) => snap,
+            Err(d) => {
+                errors.push(d.with_note(messages::source_origin(from, i + 1, &path)));
+                continue;
+            }
+        };
+        snap.record(texts);
+        let module = match snap.read_module() {
+            Ok(m) => m,
+            Err(ds) => {
+                errors.extend(ds);
+                continue;
+            }
+        };
+        let before = out.len();
         for root in &s.roots {
             if out
                 .iter()
@@ -143,12 +193,18 @@ pub fn derive_all(package_dir: &Path, sources: &[Source]) -> Result<Vec<Derived>
             {
                 continue;
             }
-            match crate::binding::compile_file(&package_dir.join(&path), &path, root) {
+            match Schema::derive(&module, root) {
                 Ok(schema) => out.push(Derived {
                     source: path.clone(),
                     schema,
                 }),
-                Err(ds) => errors.extend(ds),
+                Err(d) => errors.push(d.with_note(messages::root_origin(from, i + 1, &path, root))),
+            }
+        }
+        if out.len() > before {
+            if let Err(d) = snap.recheck() {
+                out.truncate(before);
+                errors.push(d);
             }
         }
     }
@@ -193,9 +249,16 @@ pub struct Plan {
     documents: Vec<Schema>,
     remove_documents: Vec<String>,
     changes: Vec<(Pin, PinChange)>,
+    warnings: Vec<Diagnostic>,
 }
 
 impl Plan {
+    /// Warnings of the run: `lock.recreated` when a malformed `spx.lock`
+    /// was re-created ([`Mode::Update`] only).
+    pub fn warnings(&self) -> &[Diagnostic] {
+        &self.warnings
+    }
+
     /// What happens to the pin of `root` derived from `source`.
     pub fn change_of(&self, source: &str, root: &str) -> PinChange {
         self.changes
@@ -217,17 +280,45 @@ impl Plan {
 }
 
 /// Decides the new lock and the pinned documents. Fails (writing nothing)
-/// on a malformed lock, on drift outside [`Mode::Update`], and on anything
-/// missing in [`Mode::Check`]; with [`Scope::Exact`] and [`Mode::Check`]
-/// also on stale pins and missing or different pinned documents.
+/// on drift outside [`Mode::Update`], on anything missing in
+/// [`Mode::Check`], and on a malformed lock outside [`Mode::Update`]; with
+/// [`Scope::Exact`] and [`Mode::Check`] also on stale pins and missing or
+/// different pinned documents. In [`Mode::Update`] a malformed lock (a
+/// hand edit, git merge-conflict markers) is re-created from the derived
+/// roots, with a `lock.recreated` warning ([`Plan::warnings`]).
+///
+/// `repin` says which commands re-pin the package where this runs, for
+/// the hints of the diagnostics; the text of a malformed lock is recorded
+/// in `texts`.
 pub fn reconcile(
     package_dir: &Path,
     derived: &[Derived],
     resolved: &Resolved,
     scope: Scope,
+    repin: Repin,
+    texts: &mut Sources,
 ) -> Result<Plan, Vec<Diagnostic>> {
     let mode = resolved.mode;
-    let old = Lock::read(package_dir).map_err(|d| vec![d])?;
+    let mut warnings = Vec::new();
+    let old = match Lock::read(package_dir) {
+        Ok(old) => old,
+        Err(d) => {
+            if d.code == super::LOCK_MALFORMED {
+                if let Ok(bytes) = std::fs::read(package_dir.join(super::LOCK_FILE)) {
+                    texts.insert(
+                        super::LOCK_FILE,
+                        String::from_utf8_lossy(&bytes).into_owned(),
+                    );
+                }
+            }
+            if d.code == super::LOCK_MALFORMED && mode == Mode::Update {
+                warnings.push(messages::recreated(&d));
+                None
+            } else {
+                return Err(vec![messages::recreate(d, repin)]);
+            }
+        }
+    };
     let mut errors = Vec::new();
     let mut plan = Plan {
         mode,
@@ -235,6 +326,7 @@ pub fn reconcile(
         documents: Vec::new(),
         remove_documents: Vec::new(),
         changes: Vec::new(),
+        warnings,
     };
     for d in derived {
         let fresh = Pin::of(d.source.clone(), &d.schema);
@@ -247,6 +339,7 @@ pub fn reconcile(
                 &d.schema,
                 old.is_some(),
                 resolved.why_check,
+                repin,
             )),
             None => {
                 plan.lock.upsert(fresh.clone());
@@ -260,7 +353,13 @@ pub fn reconcile(
             }
             Some(p) => {
                 let pinned = read_pinned_schema(package_dir, d.schema.root_type_id());
-                errors.push(messages::drift(&d.source, p, pinned.as_ref(), &d.schema));
+                errors.push(messages::drift(
+                    &d.source,
+                    p,
+                    pinned.as_ref(),
+                    &d.schema,
+                    repin,
+                ));
             }
         }
     }
@@ -394,6 +493,9 @@ pub struct PinReport {
     /// True when a file of the package was written or removed (never in
     /// check mode).
     pub wrote: bool,
+    /// Warnings: `lock.recreated` when a malformed `spx.lock` was
+    /// re-created.
+    pub warnings: Vec<Diagnostic>,
 }
 
 /// Re-pins (or, with `check_only`, checks) the package in `package_dir`
@@ -404,15 +506,25 @@ pub struct PinReport {
 /// documents) and rewrites `spx.lock.d/`; it writes nothing when all is
 /// current. It is an explicit request, so it writes even when `CI` is set.
 ///
+/// A malformed `spx.lock` (a hand edit, git merge-conflict markers) is
+/// re-created from the configured roots, with a `lock.recreated` warning.
+///
 /// Checking writes nothing and fails (SPX-L003 drift, SPX-L004 missing or
 /// stale pin, SPX-L005 missing or different pinned document, SPX-L001
 /// malformed lock) exactly when re-pinning would change something.
+///
+/// `from` says where `sources` were configured and `repin` which commands
+/// re-pin the package, for the diagnostics; the texts read are recorded
+/// in `texts`.
 pub fn repin(
     package_dir: &Path,
     sources: &[Source],
     check_only: bool,
+    from: RootsFrom,
+    repin: Repin,
+    texts: &mut Sources,
 ) -> Result<PinReport, Vec<Diagnostic>> {
-    let derived = derive_all(package_dir, sources)?;
+    let derived = derive_all(package_dir, sources, from, texts)?;
     let resolved = Resolved {
         mode: if check_only {
             Mode::Check
@@ -421,8 +533,9 @@ pub fn repin(
         },
         note: None,
         why_check: "`spx pin --check` only checks",
+        ci: false,
     };
-    let plan = reconcile(package_dir, &derived, &resolved, Scope::Exact)?;
+    let plan = reconcile(package_dir, &derived, &resolved, Scope::Exact, repin, texts)?;
     let wrote = apply(package_dir, &plan).map_err(|d| vec![d])?;
     let entries = plan
         .changes
@@ -434,5 +547,9 @@ pub fn repin(
             change: c.clone(),
         })
         .collect();
-    Ok(PinReport { entries, wrote })
+    Ok(PinReport {
+        entries,
+        wrote,
+        warnings: plan.warnings,
+    })
 }

@@ -213,9 +213,34 @@ impl Checker<'_> {
                     format!("unknown type `{name}`: no type of this name is declared in this module, in the prelude or by `use type`"),
                     pos,
                 );
+                let help = self.unknown_type_help(name, params);
+                if let Some((_, d)) = self.errors.last_mut() {
+                    d.help = Some(help);
+                }
                 self.poisoned.insert(field_pos);
                 named(Target::Param)
             }
+        }
+    }
+
+    /// "did you mean" among the builtins, the prelude, the module's types,
+    /// its `use type` aliases and the type parameters in scope.
+    fn unknown_type_help(&self, name: &str, params: &[String]) -> String {
+        if let Some(h) = super::help::foreign_type(name) {
+            return h;
+        }
+        let mut names: Vec<&str> = super::BUILTIN_NAMES.to_vec();
+        names.push("Slice");
+        let mut declared: Vec<&str> = self.types.keys().map(String::as_str).collect();
+        declared.extend(self.aliases.keys().map(String::as_str));
+        declared.sort_unstable();
+        names.extend(declared);
+        names.extend(params.iter().map(String::as_str));
+        match crate::suggest::did_you_mean(name, names) {
+            Some(s) => format!("did you mean `{s}`?"),
+            None => format!(
+                "declare `{name}` in this module (a `record` or `variant` with an `@id`), or use a builtin: bool, i32, i64, u8, usize, string, Bytes"
+            ),
         }
     }
 
@@ -769,11 +794,17 @@ impl Checker<'_> {
                     codes::COPY_VARIANTS,
                     "decl.copy_variant_payload",
                     format!(
-                        "payload field `{}` of variant `{}` is not admitted: a case payload must be a Copy scalar (bool i32 i64 u8 usize char f32 f64), a type parameter of the variant, or a monomorphic record of Copy scalars (string and Bytes only in a monomorphic variant)",
+                        "payload field `{}` of variant `{}` is not admitted: a case payload is a Copy scalar, a type parameter of the variant, or a monomorphic record of Copy scalars (string and Bytes only in a monomorphic variant with a direct string or Bytes payload field); of the Copy scalars a schema carries bool, i32, i64, u8 and usize, while char, f32 and f64 pass this check but derivation refuses them (type.field.unsupported)",
                         f.name, d.name
                     ),
                     f.pos,
                 );
+                if let Some((_, e)) = self.errors.last_mut() {
+                    e.help = Some(format!(
+                        "give `{}` a type a schema can carry in a case payload: bool, i32, i64, u8, usize, or a record with an `@id` whose fields are those",
+                        f.name
+                    ));
+                }
             }
         }
     }

@@ -3,9 +3,13 @@
 //! in `docs/SOURCE.md`.
 
 mod check;
+mod help;
 mod lex;
 pub mod model;
 mod parse;
+mod text;
+
+pub use text::BUILTIN_NAMES;
 
 pub use model::*;
 
@@ -75,6 +79,11 @@ pub mod codes {
 /// first syntax error, or every declaration-check error. Warnings (automatic
 /// identities) are in [`Module::warnings`].
 pub fn read_module(path: &str, text: &str) -> Result<Module, Vec<Diagnostic>> {
+    read_unexplained(path, text)
+        .map_err(|ds| ds.into_iter().map(|d| help::explain(d, text)).collect())
+}
+
+fn read_unexplained(path: &str, text: &str) -> Result<Module, Vec<Diagnostic>> {
     let toks = lex::lex(path, text).map_err(|d| vec![d])?;
     let raw = parse::parse(path, &toks).map_err(|d| vec![d])?;
     check::check(path, raw)

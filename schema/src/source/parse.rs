@@ -151,6 +151,25 @@ impl Parser<'_> {
         )
     }
 
+    /// The missing `,` after a field or case (`what`) spanning `item`:
+    /// located just after its last character, where the comma goes.
+    fn missing_comma(&self, what: &str, item: Pos) -> Diagnostic {
+        let d = self.unexpected(&format!(
+            "`,` after the {what} (a comma after every {what} is mandatory)"
+        ));
+        let last = self.last();
+        // Tokens that end a field or case (names, `>`, `]`, `}`) are ASCII:
+        // their byte length is their width in characters.
+        let at = Pos {
+            line: last.line,
+            column: last.column + (last.end - last.start),
+            start: item.end,
+            end: item.end,
+        };
+        d.at(at.location(self.path))
+            .with_help(format!("add `,` here, at the end of the {what}"))
+    }
+
     fn is_punct(&self, k: usize, p: &str) -> bool {
         matches!(self.tok(k), Tok::Punct(q) if *q == p)
     }
@@ -434,9 +453,7 @@ impl Parser<'_> {
         let ty = self.ty()?;
         let ty_pos = ty_start.to(self.last());
         if !self.eat_punct(",") {
-            return Err(
-                self.unexpected("`,` after the field (a comma after every field is mandatory)")
-            );
+            return Err(self.missing_comma("field", ty_start.to(self.last())));
         }
         Ok(RawField {
             id,
@@ -468,9 +485,7 @@ impl Parser<'_> {
                 Vec::new()
             };
             if !self.eat_punct(",") {
-                return Err(
-                    self.unexpected("`,` after the case (a comma after every case is mandatory)")
-                );
+                return Err(self.missing_comma("case", pos.to(self.last())));
             }
             out.push(RawCase {
                 id,
