@@ -20,6 +20,7 @@
 //! | [`quote`] | the §2 string quoting rule (which characters are escaped, and how), the lowercase hex of `\u00xx`, RFC 6901 pointer tokens |
 //! | [`scalar`] | the decimal-integer rule (`-?(0\|[1-9][0-9]*)`, no `-0`) and the range of each integer representation |
 //! | [`envelope`] | the value document's envelope around `<VALUE>`: its prefix (document id, root id, digest) and its end |
+//! | [`step`] | the same leaf rules one byte (or piece) at a time, for streams: [`step::DecimalPrefix`], [`step::ElementPrefix`], [`step::StringPrefix`] |
 //!
 //! `quote` and `scalar` are also reachable as `spx_schema::quote` and
 //! `spx_schema::scalar`, the paths most of the workspace uses.
@@ -32,6 +33,7 @@ pub mod envelope;
 pub mod quote;
 pub mod read;
 pub mod scalar;
+pub mod step;
 pub mod write;
 
 pub use read::Cursor;

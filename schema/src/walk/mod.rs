@@ -345,10 +345,6 @@ impl<'t, 'a> Walk<'t, 'a> {
         if self.tree.node(idx).kind != Kind::Number {
             return None;
         }
-        let raw = self.tree.raw(idx);
-        if raw.is_empty() || raw.len() > 3 || !raw.bytes().all(|c| c.is_ascii_digit()) {
-            return None;
-        }
-        raw.parse::<u8>().ok()
+        crate::scalar::byte_element(self.tree.raw(idx))
     }
 }
