@@ -20,6 +20,7 @@
 //! adapters rewrite.
 
 mod owned;
+pub(crate) mod push;
 mod read;
 mod tree;
 
