@@ -14,6 +14,7 @@
 //! | canonical encoding | [`encode`] |
 //! | provider projections and dialect adapters | [`project`] |
 //! | admission of raw provider output | [`admit`] |
+//! | streaming: decoding and admission as the bytes arrive, events, provider SSE adapters | [`stream`] |
 //! | the one JSON reader, used by decoding, admission and the adapters | `json` (crate-private) |
 //! | the §7 value walk shared by decoding and admission | `walk` (crate-private) |
 //! | pins: `spx.lock`, pinned documents, source paths, pin policy and plan, every pin diagnostic | [`lock`] |
@@ -45,6 +46,7 @@ pub mod project;
 pub mod render;
 pub mod schema;
 pub mod source;
+pub mod stream;
 pub(crate) mod suggest;
 pub mod value;
 pub(crate) mod walk;

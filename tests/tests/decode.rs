@@ -102,7 +102,19 @@ fn refused(
         "paths disagree: {shown}"
     );
     assert!(decode_fast_path(s, bytes).is_none());
+    streamed(s, bytes, &Err(d.clone()));
     d
+}
+
+/// The streaming decoder on the same bytes, in every chunking: the same
+/// verdict, value and (unless the test says the document has more than
+/// one violation) diagnostic, refused no earlier than the first byte that
+/// differs from the test's valid document.
+fn streamed(s: &Schema, bytes: &[u8], whole: &Result<spx_schema::decode::Decoded, Diagnostic>) {
+    let v = valid();
+    let same = v.bytes().zip(bytes).take_while(|(a, b)| a == *b).count();
+    let viable = (s.digest() == schema().digest()).then_some(same);
+    spx_tests::stream::check_decode(s, bytes, whole, viable);
 }
 
 #[track_caller]
@@ -129,6 +141,7 @@ fn admitted(s: &Schema, bytes: impl AsRef<[u8]>) -> Value {
     assert_eq!(decode_spec_path(s, bytes).as_ref(), Ok(&d));
     assert_eq!(decode_fast_path(s, bytes).as_ref(), Some(&d));
     assert_eq!(encode(s, &d.value).as_deref(), Ok(d.canonical.as_str()));
+    streamed(s, bytes, &Ok(d.clone()));
     d.value
 }
 
@@ -189,7 +202,12 @@ fn step1_document_bytes() {
 #[test]
 fn step1_document_bytes_comes_before_utf8() {
     let mut bytes = vec![0xFFu8; 65537];
-    z206(&bytes, "document_bytes", "");
+    {
+        // Two violations: the stream refuses the first byte (not UTF-8)
+        // before it can know the size.
+        let _multi = spx_tests::stream::may_differ();
+        z206(&bytes, "document_bytes", "");
+    }
     bytes.truncate(65536);
     z206(&bytes, "utf8", "");
 }
@@ -248,6 +266,11 @@ fn step4_json_syntax() {
         "'x'",
         "{schema:1}",
     ] {
+        // A wrong id, an array or a closed envelope before the syntax
+        // error: the stream names the first of the two.
+        let _multi = ["{\"schema\":\"x\",}", "[1,]", "{} {}"]
+            .contains(&bad)
+            .then(spx_tests::stream::may_differ);
         z205(format!("{bad}\n"), "json.syntax", "");
     }
     // Syntax errors deep inside the value.
@@ -266,7 +289,9 @@ fn step4_json_syntax() {
 
 #[test]
 fn step4_comes_before_the_envelope() {
-    // A wrong root id and a trailing comma: the JSON error wins.
+    // A wrong root id and a trailing comma: the JSON error wins (the
+    // stream refuses at the root id, before the comma).
+    let _multi = spx_tests::stream::may_differ();
     z205(
         replaced("\"t.root\"", "\"t.other\"").replace("[0,1,255]", "[0,1,255,]"),
         "json.syntax",
@@ -295,7 +320,9 @@ fn step5_envelope_shape_and_keys() {
     // A missing key, at the place where it should be.
     let no_value = v.split(",\"value\":").next().unwrap().to_string() + "}\n";
     z205(no_value, "envelope.keys", "/value");
-    // Unknown before missing, and before a wrong schema id.
+    // Unknown before missing, and before a wrong schema id (the stream
+    // refuses at the wrong id, before the unknown key).
+    let _multi = spx_tests::stream::may_differ();
     z205(
         "{\"schema\":\"nope\",\"extra\":1}\n",
         "envelope.keys",
@@ -526,7 +553,9 @@ fn unknown_field_comes_before_missing() {
         "value.fields.unknown",
         "/value/fields/root.flag2",
     );
-    // Even when the unknown key comes after a malformed declared field.
+    // Even when the unknown key comes after a malformed declared field
+    // (which the stream refuses first).
+    let _multi = spx_tests::stream::may_differ();
     z206(
         replaced("\"root.i32\":\"-5\"", "\"root.i32\":\"x\",\"bogus\":0"),
         "value.fields.unknown",
@@ -747,11 +776,14 @@ fn value_string_bytes_boundary() {
         &field_ptr("root.s"),
     );
     let escaped_over = format!("{escaped}a");
+    // Two violations: the stream refuses the first escape.
+    let multi = spx_tests::stream::may_differ();
     z206(
         replaced("\"héllo\"", &format!("\"{escaped_over}\"")),
         "value.string_bytes",
         &field_ptr("root.s"),
     );
+    drop(multi);
     // 4096 escaped controls (6 input bytes each, 1 decoded byte): admitted.
     let ctl = "\\u0001".repeat(4096);
     let v = admitted(&s, replaced("\"héllo\"", &format!("\"{ctl}\"")));
@@ -774,7 +806,9 @@ fn value_bytes_boundaries() {
         "value.bytes_length",
         &field_ptr("root.bytes"),
     );
-    // The length comes before any element.
+    // The length comes before any element (the stream refuses the first
+    // bad element before it can count them).
+    let _multi = spx_tests::stream::may_differ();
     z206(
         replaced("[0,1,255]", &list(4097, "-1")),
         "value.bytes_length",
@@ -890,6 +924,7 @@ fn whitespace_anywhere_is_not_canonical() {
             let d = decode(&schema(), doc.as_bytes());
             if let Err(d) = &d {
                 if d.rule == "json.syntax" {
+                    streamed(&schema(), doc.as_bytes(), &Err(d.clone()));
                     continue; // inside a literal or number
                 }
             }
@@ -899,7 +934,8 @@ fn whitespace_anywhere_is_not_canonical() {
                 (Code::Z205, "canonical.mismatch"),
                 "{doc}"
             );
-            assert_eq!(decode_spec_path(&schema(), doc.as_bytes()), Err(d));
+            assert_eq!(decode_spec_path(&schema(), doc.as_bytes()), Err(d.clone()));
+            streamed(&schema(), doc.as_bytes(), &Err(d));
             count += 1;
         }
     }
@@ -928,6 +964,9 @@ fn whitespace_anywhere_is_not_canonical() {
 
 #[test]
 fn reordered_keys_are_not_canonical() {
+    // The stream reads a declared key before its place as the omission of
+    // the keys it skips (a later byte decides whether they come after).
+    let _multi = spx_tests::stream::may_differ();
     let s = schema();
     // Envelope.
     let doc = format!(
@@ -985,6 +1024,11 @@ fn duplicate_keys_at_every_level_are_refused() {
         (replaced(shape, r#"{"case":"shape.rect","fields":{"rect.w":"3","rect.w":"3","rect.h":"4"}}"#), "/value/fields/root.shape/fields/rect.w"),
     ];
     for (doc, ptr) in cases {
+        // A first occurrence unlike the last (the empty fields object): the
+        // stream refuses it as incomplete before it sees the second.
+        let _multi = doc
+            .contains("{\"fields\":{},\"fields\":")
+            .then(spx_tests::stream::may_differ);
         z205(doc, "canonical.mismatch", ptr);
     }
 }
@@ -992,6 +1036,9 @@ fn duplicate_keys_at_every_level_are_refused() {
 #[test]
 fn duplicate_keys_walk_sees_the_last_occurrence() {
     let shape = r#"{"case":"shape.rect","fields":{"rect.w":"3","rect.h":"4"}}"#;
+    // Two occurrences that differ: which one decides the code is a later
+    // byte's business (the stream names the first difference).
+    let multi = spx_tests::stream::may_differ();
     // Differing values: the last one is the one checked …
     z206(
         replaced(
@@ -1039,6 +1086,7 @@ fn duplicate_keys_walk_sees_the_last_occurrence() {
         "canonical.mismatch",
         "/value/fields/root.shape/case",
     );
+    drop(multi);
     // A duplicated unknown key is still unknown; the first one is named.
     z206(
         replaced("\"inner.b\":false", "\"inner.b\":false,\"q\":1,\"q\":2"),
@@ -1191,6 +1239,10 @@ fn numbers_where_strings_belong_and_odd_forms() {
 
 #[test]
 fn deep_nesting_never_overflows_the_stack() {
+    // An array where the envelope or a byte belongs, nested deeper than
+    // JSON's 127: the stream refuses at its first bracket, before the depth
+    // decides.
+    let _multi = spx_tests::stream::may_differ();
     z205(format!("{}\n", "{".repeat(40_000)), "json.syntax", "");
     z205(format!("{}\n", "[".repeat(40_000)), "json.syntax", "");
     z205(format!("{}\n", "[".repeat(65_535)), "json.syntax", "");
@@ -1215,6 +1267,11 @@ fn the_nesting_limit_is_serde_jsons() {
         let serde_ok = serde_json::from_str::<serde_json::Value>(doc.trim_end()).is_ok();
         let d = decode(&schema(), doc.as_bytes()).unwrap_err();
         assert_eq!(d.rule == "json.syntax", !serde_ok, "{depth}");
+        {
+            // Past 126 the depth, decided by a later byte, wins.
+            let _multi = (depth >= 127).then(spx_tests::stream::may_differ);
+            streamed(&schema(), doc.as_bytes(), &Err(d.clone()));
+        }
         assert_eq!(
             d.rule,
             if depth < 127 {
@@ -1299,7 +1356,8 @@ proptest! {
         prop_assert_eq!(&d.value, &v);
         prop_assert_eq!(&d.canonical, &doc);
         prop_assert_eq!(decode_fast_path(&s, doc.as_bytes()), Some(d.clone()));
-        prop_assert_eq!(decode_spec_path(&s, doc.as_bytes()), Ok(d));
+        prop_assert_eq!(decode_spec_path(&s, doc.as_bytes()), Ok(d.clone()));
+        streamed(&s, doc.as_bytes(), &Ok(d));
     }
 
     /// Random edits of canonical documents: both paths agree, nothing
@@ -1325,6 +1383,14 @@ proptest! {
         let full = decode(&s, &bytes);
         let spec = decode_spec_path(&s, &bytes);
         prop_assert_eq!(&full, &spec);
+        {
+            // Up to three random edits: the verdict and the offsets must
+            // agree, the diagnostic may differ.
+            let _multi = spx_tests::stream::may_differ();
+            let canonical = encode(&s, &v).unwrap();
+            let same = canonical.bytes().zip(&bytes).take_while(|(a, b)| a == *b).count();
+            spx_tests::stream::check_decode(&s, &bytes, &full, Some(same));
+        }
         match &full {
             Ok(d) => {
                 prop_assert_eq!(d.canonical.as_bytes(), &bytes[..]);
@@ -1368,6 +1434,7 @@ fn json_validity_agrees_with_serde_json_on_number_edges() {
         let d = decode(&schema(), doc.as_bytes()).unwrap_err();
         let serde_ok = serde_json::from_str::<serde_json::Value>(doc.trim_end()).is_ok();
         assert_eq!(d.rule == "json.syntax", !serde_ok, "{n}");
+        streamed(&schema(), doc.as_bytes(), &Err(d.clone()));
         if serde_ok {
             assert_eq!(d.rule, "value.bytes_element", "{n}");
         }

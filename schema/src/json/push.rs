@@ -150,6 +150,7 @@ enum At {
 }
 
 /// The incremental reader.
+#[derive(Debug)]
 pub(crate) struct Push {
     opts: Options,
     /// The offset of the next byte.

@@ -564,7 +564,7 @@ impl<'a> Reader<'a> {
 
 /// The distinct keys of one object: a short list while it is small, a hash
 /// set once it is not.
-#[derive(Default)]
+#[derive(Default, Debug)]
 pub(super) struct KeySet<'a> {
     few: Vec<Cow<'a, str>>,
     many: HashSet<Cow<'a, str>>,

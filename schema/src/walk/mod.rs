@@ -20,7 +20,7 @@
 
 mod words;
 
-pub(crate) use words::{expect_type, show, Voice};
+pub(crate) use words::{expect_type, show, Failure, Found, Voice};
 
 use std::collections::HashMap;
 
@@ -32,7 +32,6 @@ use crate::quote::push_pointer_token;
 use crate::scalar::{parse_integer, Int};
 use crate::schema::Schema;
 use crate::value::Value;
-use words::Failure;
 
 /// Declared fields beyond which a fields object is matched through a hash
 /// map instead of a scan.

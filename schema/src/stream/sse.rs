@@ -1,0 +1,1 @@
+//! Provider stream adapters (written next).
