@@ -317,10 +317,9 @@ pub mod stream {
         for n in 1..=7 {
             out.push(vec![n]);
         }
-        let mut seed = bytes
-            .iter()
-            .fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
-            | 1;
+        let mut seed = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+        }) | 1;
         for _ in 0..3 {
             let mut sizes = Vec::new();
             let mut total = 0;
@@ -466,6 +465,120 @@ pub mod stream {
         }
     }
 
+    /// The streaming admitter against `whole` (admission's result on
+    /// `bytes`), for every chunking: the same verdict; the same value and
+    /// canonical document; the same code, rule and pointer unless
+    /// [`differing`]; one offset whatever the chunking, with a prefix
+    /// before it that the stream accepts; sound events (in any order: a
+    /// provider writes keys in any order). Returns the stream's refusal.
+    pub fn check_admit(
+        schema: &Schema,
+        dialect: Dialect,
+        bytes: &[u8],
+        whole: &Result<Decoded, Diagnostic>,
+    ) -> Option<Diagnostic> {
+        let mut first: Option<Diagnostic> = None;
+        for sizes in chunkings(bytes) {
+            let run = admit_in(schema, dialect, bytes, &sizes);
+            match (&run.result, whole) {
+                (Ok(a), Ok(b)) => {
+                    assert_eq!(
+                        a,
+                        b,
+                        "stream by {sizes:?} differs ({dialect}): {}",
+                        show(bytes)
+                    );
+                    let mut events = run.events.clone();
+                    events.retain(|e| !matches!(e, Event::Progress { .. }));
+                    let mut want: Vec<(String, Value)> = Vec::new();
+                    leaves(&a.value, "/value", &mut want);
+                    let mut got: Vec<(String, Value)> = events
+                        .iter()
+                        .filter_map(|e| match e {
+                            Event::FieldDone { pointer, value } => {
+                                Some((pointer.clone(), value.clone()))
+                            }
+                            _ => None,
+                        })
+                        .collect();
+                    want.sort_by(|x, y| x.0.cmp(&y.0));
+                    got.sort_by(|x, y| x.0.cmp(&y.0));
+                    assert_eq!(
+                        got,
+                        want,
+                        "FieldDone events are not the leaves: {}",
+                        show(bytes)
+                    );
+                    let mut want_cases = Vec::new();
+                    cases(&a.value, "/value", &mut want_cases);
+                    let mut got_cases: Vec<(String, String)> = events
+                        .iter()
+                        .filter_map(|e| match e {
+                            Event::CaseChosen { pointer, case } => {
+                                Some((pointer.clone(), case.clone()))
+                            }
+                            _ => None,
+                        })
+                        .collect();
+                    want_cases.sort();
+                    got_cases.sort();
+                    assert_eq!(got_cases, want_cases, "{}", show(bytes));
+                    check_events(&run.events, None);
+                }
+                (Err(a), Err(b)) => {
+                    if !differing()
+                        && std::env::var_os("SPX_STREAM_REPORT").is_some()
+                        && !same_refusal(a, b)
+                    {
+                        eprintln!(
+                            "ADIFF {} {} {:?} | whole {} {:?} :: {}",
+                            a.rule,
+                            a.offset.unwrap_or(0),
+                            a.location,
+                            b.rule,
+                            b.location,
+                            show(bytes).chars().take(140).collect::<String>()
+                        );
+                    } else if !differing() {
+                        assert!(
+                            same_refusal(a, b),
+                            "stream by {sizes:?} ({dialect}): {a:?}\nwhole: {b:?}\n{}",
+                            show(bytes)
+                        );
+                    }
+                    let off = a.offset.expect("a stream refusal has an offset");
+                    assert!(off <= bytes.len() as u64, "{a:?}");
+                    check_events(&run.events, None);
+                    match &first {
+                        None => first = Some(a.clone()),
+                        Some(f) => assert_eq!(
+                            (f.code, f.rule, &f.location, f.offset),
+                            (a.code, a.rule, &a.location, a.offset),
+                            "another refusal by {sizes:?} ({dialect}): {}",
+                            show(bytes)
+                        ),
+                    }
+                }
+                (a, b) => panic!(
+                    "stream by {sizes:?} ({dialect}): {a:?}\nwhole: {b:?}\n{}",
+                    show(bytes)
+                ),
+            }
+        }
+        if let Some(d) = &first {
+            let off = d.offset.unwrap_or(0) as usize;
+            let mut s = StreamAdmitter::new(schema, dialect);
+            let prefix = &bytes[..off.min(bytes.len())];
+            let r = s.feed(prefix);
+            assert!(
+                r.is_ok(),
+                "the bytes before the offset {off} are refused ({dialect}): {r:?} {}",
+                show(bytes)
+            );
+        }
+        first
+    }
+
     /// Events are sound: every `FieldDone` and `CaseChosen` of an admitted
     /// stream is, in order, exactly a leaf and a case of the final value;
     /// of a refused one, a prefix of what the document announced (checked
@@ -498,7 +611,10 @@ pub mod stream {
                 _ => None,
             })
             .collect();
-        assert_eq!(got_cases, want_cases, "CaseChosen events are not the value's cases");
+        assert_eq!(
+            got_cases, want_cases,
+            "CaseChosen events are not the value's cases"
+        );
     }
 
     fn show(bytes: &[u8]) -> String {
@@ -533,8 +649,19 @@ pub mod stream {
                     assert!(run.refused_in.is_none());
                 }
                 (Err(a), Err(b)) => {
-                    if !differing() && std::env::var_os("SPX_STREAM_REPORT").is_some() && !same_refusal(a, b) {
-                        eprintln!("DIFF {} {} {:?} | whole {} {:?} :: {}", a.rule, a.offset.unwrap_or(0), a.location, b.rule, b.location, show(bytes).chars().take(140).collect::<String>());
+                    if !differing()
+                        && std::env::var_os("SPX_STREAM_REPORT").is_some()
+                        && !same_refusal(a, b)
+                    {
+                        eprintln!(
+                            "DIFF {} {} {:?} | whole {} {:?} :: {}",
+                            a.rule,
+                            a.offset.unwrap_or(0),
+                            a.location,
+                            b.rule,
+                            b.location,
+                            show(bytes).chars().take(140).collect::<String>()
+                        );
                     } else if !differing() {
                         assert!(
                             same_refusal(a, b),
@@ -558,7 +685,9 @@ pub mod stream {
                     }
                     check_events(&run.events, None);
                     if let Some(f) = &first {
-                        if std::env::var_os("SPX_STREAM_REPORT").is_some() && (f.rule, f.offset) != (a.rule, a.offset) {
+                        if std::env::var_os("SPX_STREAM_REPORT").is_some()
+                            && (f.rule, f.offset) != (a.rule, a.offset)
+                        {
                             let _ = std::fs::write("/tmp/spx_fail.bin", bytes);
                             let _ = std::fs::write("/tmp/spx_fail_schema.json", schema.document());
                         }
@@ -573,10 +702,7 @@ pub mod stream {
                         ),
                     }
                 }
-                (a, b) => panic!(
-                    "stream by {sizes:?}: {a:?}\nwhole: {b:?}\n{}",
-                    show(bytes)
-                ),
+                (a, b) => panic!("stream by {sizes:?}: {a:?}\nwhole: {b:?}\n{}", show(bytes)),
             }
         }
         if let Some(d) = &first {

@@ -77,6 +77,26 @@ impl DecimalPrefix {
         !self.broken
     }
 
+    /// True once a digit has been read.
+    pub fn has_digits(&self) -> bool {
+        self.digits > 0
+    }
+
+    /// What the text so far already decides, whatever follows it (but the
+    /// end): `Some(Err("value.integer"))` once it is not a prefix of a
+    /// canonical decimal, `Some(Err("value.integer_range"))` once its
+    /// digits are out of `repr`'s range, `None` while a continuation can
+    /// still be admitted or a lone `-` waits for what follows.
+    pub fn decided(&self, repr: Repr) -> Option<&'static str> {
+        if self.broken {
+            Some("value.integer")
+        } else if self.digits > 0 && !self.fits(repr) {
+            Some("value.integer_range")
+        } else {
+            None
+        }
+    }
+
     /// True when some continuation of the text so far is a canonical
     /// decimal within the range of `repr`: more digits only make the
     /// magnitude larger, so the value so far must already fit (a lone `-`
@@ -465,7 +485,14 @@ mod tests {
             let mut c = Cursor::new(&array);
             assert_eq!(c.bytes().map(|b| b[0]), e.value(), "{v}");
         }
-        for (raw, len) in [("256", 2), ("-1", 0), ("1.0", 1), ("1e0", 1), ("01", 1), ("25", 2)] {
+        for (raw, len) in [
+            ("256", 2),
+            ("-1", 0),
+            ("1.0", 1),
+            ("1e0", 1),
+            ("01", 1),
+            ("25", 2),
+        ] {
             assert_eq!(ElementPrefix::viable_len(raw.as_bytes()), len, "{raw}");
         }
     }
@@ -484,10 +511,38 @@ mod tests {
     #[test]
     fn string_prefix_is_the_string_rule() {
         let pieces = [
-            "a", "abcdefghijklmnop", " ", "\"", "\\", "\\\"", "\\\\", "\\n", "\\r", "\\t", "\\b",
-            "\\/", "\\u0000", "\\u001f", "\\u0009", "\\u007f", "\\u0085", "\\u009f", "\\u00a0",
-            "\\u00A0", "\\ud83d", "\u{0}", "\u{1f}", "\n", "\u{7f}", "\u{80}", "\u{9f}", "\u{a0}",
-            "é", "→", "😀", ",",
+            "a",
+            "abcdefghijklmnop",
+            " ",
+            "\"",
+            "\\",
+            "\\\"",
+            "\\\\",
+            "\\n",
+            "\\r",
+            "\\t",
+            "\\b",
+            "\\/",
+            "\\u0000",
+            "\\u001f",
+            "\\u0009",
+            "\\u007f",
+            "\\u0085",
+            "\\u009f",
+            "\\u00a0",
+            "\\u00A0",
+            "\\ud83d",
+            "\u{0}",
+            "\u{1f}",
+            "\n",
+            "\u{7f}",
+            "\u{80}",
+            "\u{9f}",
+            "\u{a0}",
+            "é",
+            "→",
+            "😀",
+            ",",
         ];
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         let mut next = move || {

@@ -29,7 +29,8 @@ pub(crate) fn not_an_object(kind: &str) -> Diagnostic {
 
 /// Step 6: `schema` is not the value document id.
 pub(crate) fn wrong_schema() -> Diagnostic {
-    z205(rules::ENVELOPE_SCHEMA, "/schema").with_detail(format!("expected \"{}\"", limits::VALUE_ID))
+    z205(rules::ENVELOPE_SCHEMA, "/schema")
+        .with_detail(format!("expected \"{}\"", limits::VALUE_ID))
 }
 
 /// Steps 7–8: `root_type_id` or `schema_digest` (`key`) is `kind`, not a

@@ -15,7 +15,9 @@
 
 use std::borrow::Cow;
 
-use super::read::{expect, overflows_f64, Bom, Duplicates, ErrorKind, KeySet, Numbers, Options, ReadError};
+use super::read::{
+    expect, overflows_f64, Bom, Duplicates, ErrorKind, KeySet, Numbers, Options, ReadError,
+};
 use crate::quote::push_pointer_token;
 
 /// What a value starts as, from its first byte.
@@ -36,9 +38,14 @@ pub(crate) enum Tok<'a> {
     /// The first byte of a value, at `at`.
     Begin { start: Start, at: u64 },
     /// A piece of decoded string text (of a key when `key`), whose first
-    /// byte is at `at` in the text: a run written as itself, or the
-    /// character of one escape.
-    Text { key: bool, text: &'a str, at: u64 },
+    /// byte is at `at` in the text: a run written as itself, or (when
+    /// `escaped`) the character of one escape.
+    Text {
+        key: bool,
+        text: &'a str,
+        at: u64,
+        escaped: bool,
+    },
     /// An object key, complete and unescaped (checked for duplicates);
     /// its closing quote is at `at`.
     Key { text: &'a str, at: u64 },
@@ -54,6 +61,8 @@ pub(crate) enum Tok<'a> {
     ObjEnd { at: u64 },
     /// The `]` closing an array.
     ArrEnd { at: u64 },
+    /// A `,` between two members or elements.
+    Comma { at: u64 },
     /// The top-level value is complete (only whitespace may follow).
     End,
 }
@@ -123,10 +132,16 @@ enum State {
     /// After a value: `,` or the closing bracket, or the end at the top.
     After,
     /// In a string (a key when `key`).
-    Str { key: bool, esc: Esc },
+    Str {
+        key: bool,
+        esc: Esc,
+    },
     Number(Num),
     /// In `true`/`false`/`null`: `i` bytes of `lit` read.
-    Literal { lit: &'static [u8], i: u8 },
+    Literal {
+        lit: &'static [u8],
+        i: u8,
+    },
 }
 
 /// One open container, as the reader's pointer sees it.
@@ -165,9 +180,6 @@ pub(crate) struct Push {
     keys: Vec<KeySet<'static>>,
     /// The key or the number being read.
     buf: String,
-    /// The current key's pieces: (decoded length before it, raw offset,
-    /// whether it is one escape).
-    pieces: Vec<(usize, u64, bool)>,
     /// Where the current string, number or literal started.
     tok_at: u64,
     /// Where the current escape (its `\`) started.
@@ -190,7 +202,6 @@ impl Push {
             stack: Vec::new(),
             keys: Vec::new(),
             buf: String::new(),
-            pieces: Vec::new(),
             tok_at: 0,
             esc_at: 0,
             high: 0,
@@ -247,34 +258,6 @@ impl Push {
         matches!(self.state, State::Str { esc, .. } if esc != Esc::None)
     }
 
-    /// True when nothing is pending but whitespace: between tokens, not in
-    /// a string, number or literal.
-    pub(crate) fn between_tokens(&self) -> bool {
-        !matches!(
-            self.state,
-            State::Str { .. } | State::Number(_) | State::Literal { .. }
-        )
-    }
-
-    /// The raw offset of the byte that decoded into byte `index` of the
-    /// key of the last [`Tok::Key`] (the start of its escape when it was
-    /// escaped); the key's closing quote for `index` at its end.
-    pub(crate) fn key_offset(&self, index: usize) -> u64 {
-        let mut best = (0usize, self.tok_at + 1, false);
-        for &(decoded, raw, escaped) in &self.pieces {
-            if decoded > index {
-                break;
-            }
-            best = (decoded, raw, escaped);
-        }
-        let (decoded, raw, escaped) = best;
-        if escaped {
-            raw
-        } else {
-            raw + (index - decoded) as u64
-        }
-    }
-
     fn pointer(&self, at: At) -> String {
         let mut ptr = String::new();
         let n = self.stack.len();
@@ -306,7 +289,13 @@ impl Push {
         }
     }
 
-    fn syntax(&self, at: At, offset: u64, expected: &'static str, found: Option<char>) -> ReadError {
+    fn syntax(
+        &self,
+        at: At,
+        offset: u64,
+        expected: &'static str,
+        found: Option<char>,
+    ) -> ReadError {
         self.fail(at, offset, ErrorKind::Syntax { expected, found })
     }
 
@@ -325,7 +314,10 @@ impl Push {
             let at = base + i as u64;
             self.pos = at;
             match self.state {
-                State::Str { key, esc: Esc::None } => {
+                State::Str {
+                    key,
+                    esc: Esc::None,
+                } => {
                     // The run of bytes that stand for themselves.
                     let rest = b.get(i..).unwrap_or_default();
                     let run = rest
@@ -341,7 +333,6 @@ impl Push {
                     match c {
                         b'"' => {
                             i += 1;
-                            self.pos = at + 1;
                             self.end_string(key, at, sink)?;
                         }
                         b'\\' => {
@@ -398,7 +389,10 @@ impl Push {
                     }
                 }
                 _ => {
-                    if self.fresh && self.opts.bom == Bom::Skip && text.get(i..).is_some_and(|s| s.starts_with('\u{FEFF}')) {
+                    if self.fresh
+                        && self.opts.bom == Bom::Skip
+                        && text.get(i..).is_some_and(|s| s.starts_with('\u{FEFF}'))
+                    {
                         self.fresh = false;
                         i += '\u{FEFF}'.len_utf8();
                         continue;
@@ -424,7 +418,7 @@ impl Push {
             State::Number(n) => match n {
                 Num::Zero | Num::Int | Num::Frac | Num::ExpDigits => {
                     self.end_number(sink)?;
-                    return self.finish(sink);
+                    self.finish(sink)
                 }
                 Num::Sign => Err(self.syntax(At::Reading, at, expect::DIGIT, None).into()),
                 Num::Dot => Err(self.syntax(At::Reading, at, expect::FRACTION, None).into()),
@@ -434,7 +428,9 @@ impl Push {
             },
             State::Literal { lit, .. } => {
                 let first = lit.first().map(|&x| char::from(x));
-                Err(self.syntax(At::Reading, self.tok_at, expect::VALUE, first).into())
+                Err(self
+                    .syntax(At::Reading, self.tok_at, expect::VALUE, first)
+                    .into())
             }
             State::Str { esc, .. } => {
                 let (offset, expected, found) = match esc {
@@ -459,7 +455,9 @@ impl Push {
             State::Value | State::FirstElement => {
                 Err(self.syntax(At::Reading, at, expect::VALUE, None).into())
             }
-            State::FirstKey | State::Key => Err(self.syntax(At::Reading, at, expect::KEY, None).into()),
+            State::FirstKey | State::Key => {
+                Err(self.syntax(At::Reading, at, expect::KEY, None).into())
+            }
             State::Colon => Err(self.syntax(At::Reading, at, expect::COLON, None).into()),
         }
     }
@@ -481,11 +479,13 @@ impl Push {
                 match c {
                     b',' => {
                         self.state = if object { State::Key } else { State::Value };
-                        Ok(())
+                        sink(Tok::Comma { at }).map_err(Stop::Sink)
                     }
                     b'}' if object => self.close(at, sink),
                     b']' if !object => self.close(at, sink),
-                    _ if object => Err(self.syntax(At::After, at, expect::OBJECT_NEXT, found).into()),
+                    _ if object => Err(self
+                        .syntax(At::After, at, expect::OBJECT_NEXT, found)
+                        .into()),
                     _ => Err(self.syntax(At::After, at, expect::ARRAY_NEXT, found).into()),
                 }
             }
@@ -494,7 +494,6 @@ impl Push {
                 b'"' => {
                     self.tok_at = at;
                     self.buf.clear();
-                    self.pieces.clear();
                     self.state = State::Str {
                         key: true,
                         esc: Esc::None,
@@ -625,13 +624,13 @@ impl Push {
         sink: &mut impl FnMut(Tok<'_>) -> Result<(), E>,
     ) -> Fed<E> {
         if key {
-            self.pieces.push((self.buf.len(), at, false));
             self.buf.push_str(piece);
         }
         sink(Tok::Text {
             key,
             text: piece,
             at,
+            escaped: false,
         })
         .map_err(Stop::Sink)
     }
@@ -646,8 +645,6 @@ impl Push {
             sink(Tok::StrEnd { at }).map_err(Stop::Sink)?;
             return self.value_done(sink);
         }
-        // The key's end, for `key_offset`.
-        self.pieces.push((self.buf.len(), at, false));
         let level = self.stack.len().saturating_sub(1);
         if let Some(l) = self.stack.last_mut() {
             l.key = Some(self.buf.clone());
@@ -719,7 +716,14 @@ impl Push {
                 };
                 let value = value << 4 | u32::from(d);
                 if n < 3 {
-                    set(self, Esc::Hex { n: n + 1, value, low });
+                    set(
+                        self,
+                        Esc::Hex {
+                            n: n + 1,
+                            value,
+                            low,
+                        },
+                    );
                     return Ok(());
                 }
                 // Four digits: `at` is the last one; the escape began 5 bytes before.
@@ -783,20 +787,26 @@ impl Push {
         let piece: &str = ch.encode_utf8(&mut tmp);
         let at = self.esc_at;
         if key {
-            self.pieces.push((self.buf.len(), at, true));
             self.buf.push_str(piece);
         }
         sink(Tok::Text {
             key,
             text: piece,
             at,
+            escaped: true,
         })
         .map_err(Stop::Sink)
     }
 
     /// One byte of a number: true when it belongs to it, false when the
     /// number ended before it.
-    fn number_byte(&mut self, n: Num, c: u8, at: u64, found: Option<char>) -> Result<bool, ReadError> {
+    fn number_byte(
+        &mut self,
+        n: Num,
+        c: u8,
+        at: u64,
+        found: Option<char>,
+    ) -> Result<bool, ReadError> {
         let digit = c.is_ascii_digit();
         let next = match (n, c) {
             (Num::Sign, b'0') => Num::Zero,
@@ -828,7 +838,9 @@ impl Push {
             && (!plain || self.buf.len() > 300)
             && overflows_f64(&self.buf)
         {
-            return Err(self.fail(At::Reading, self.tok_at, ErrorKind::NumberRange).into());
+            return Err(self
+                .fail(At::Reading, self.tok_at, ErrorKind::NumberRange)
+                .into());
         }
         sink(Tok::Number {
             raw: &self.buf,
@@ -909,7 +921,7 @@ mod tests {
     /// The same verdict as the tree reader, with the same error (kind,
     /// offset, pointer), whatever the pieces; and the same tokens.
     fn agrees(text: &str, opts: Options) {
-        let want = read(text, &opts).map(|_| ()).map_err(|e| e);
+        let want = read(text, &opts).map(|_| ());
         let (first, toks) = run(text, opts, usize::MAX);
         assert_eq!(first, want, "{text:?}");
         for step in [1, 2, 3, 5, 7] {
@@ -917,7 +929,10 @@ mod tests {
             assert_eq!(got, want, "{text:?} in pieces of {step}");
             // Text pieces may be cut differently; everything else is the same.
             let merge = |v: &[String]| -> Vec<String> {
-                v.iter().filter(|s| !s.starts_with("Text")).cloned().collect()
+                v.iter()
+                    .filter(|s| !s.starts_with("Text"))
+                    .cloned()
+                    .collect()
             };
             assert_eq!(merge(&t), merge(&toks), "{text:?} in pieces of {step}");
         }
@@ -999,9 +1014,39 @@ mod tests {
     #[test]
     fn random_texts_agree() {
         let pieces = [
-            "{", "}", "[", "]", ",", ":", " ", "\n", "\"", "\"a\"", "\"b\"", "\"\\u0061\"", "1",
-            "0", "-", "01", "1.5", "1e9", "1e400", ".", "e", "true", "fals", "null", "\\",
-            "\\u", "\\ud800", "\\udc00", "\\n", "é", "\u{1}", "\u{feff}", "x",
+            "{",
+            "}",
+            "[",
+            "]",
+            ",",
+            ":",
+            " ",
+            "\n",
+            "\"",
+            "\"a\"",
+            "\"b\"",
+            "\"\\u0061\"",
+            "1",
+            "0",
+            "-",
+            "01",
+            "1.5",
+            "1e9",
+            "1e400",
+            ".",
+            "e",
+            "true",
+            "fals",
+            "null",
+            "\\",
+            "\\u",
+            "\\ud800",
+            "\\udc00",
+            "\\n",
+            "é",
+            "\u{1}",
+            "\u{feff}",
+            "x",
         ];
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         let mut next = move || {
@@ -1022,26 +1067,5 @@ mod tests {
             }
         }
         assert!(valid > 100, "{valid}");
-    }
-
-    #[test]
-    fn key_offsets_map_decoded_bytes_back() {
-        let text = "{\"a\\u0062c\\nd\":1}";
-        let mut p = Push::new(tolerant(8));
-        let mut offsets = Vec::new();
-        let mut seen = false;
-        p.feed(text, &mut |t: Tok<'_>| -> Result<(), ()> {
-            if let Tok::Key { .. } = t {
-                seen = true;
-            }
-            Ok(())
-        })
-        .unwrap();
-        assert!(seen);
-        for i in 0..=5 {
-            offsets.push(p.key_offset(i));
-        }
-        // a at 2, b (\u0062) at 3, c at 9, \n at 10, d at 12, the end at 13.
-        assert_eq!(offsets, [2, 3, 9, 10, 12, 13]);
     }
 }

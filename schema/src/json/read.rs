@@ -511,9 +511,7 @@ impl<'a> Reader<'a> {
                     self.pos += 1;
                     self.escape()?;
                 }
-                Some(c) if c < 0x20 => {
-                    return Err(self.syntax(At::Reading, expect::NO_CONTROL))
-                }
+                Some(c) if c < 0x20 => return Err(self.syntax(At::Reading, expect::NO_CONTROL)),
                 Some(_) => self.pos += 1,
             }
         }

@@ -19,8 +19,8 @@
 //! the end), and gives the code, rule and pointer the whole-document
 //! decoder gives for that violation when it is the document's only one.
 
-use std::borrow::Cow;
-
+use super::seen::Seen;
+use super::shortest::{Shortest, AFTER_CASE, CLOSE, INF};
 use super::utf8::Utf8;
 use super::Event;
 use crate::codec::step::{plain_char, DecimalPrefix, ElementPrefix, Escape, Fed, StringPrefix};
@@ -29,118 +29,17 @@ use crate::decode::{self, framing_words, rules, Decoded, STEP4};
 use crate::diag::Diagnostic;
 use crate::graph::{limits, Case, Field, FieldType, Repr, TypeKind};
 use crate::json::push::{Esc, Push, Resume, Start, Stop, Tok};
-use crate::quote::{push_pointer_token, quote_into, short_escape, unicode_escaped};
+use crate::quote::{push_pointer_token, quote_into};
 use crate::scalar::Int;
 use crate::schema::Schema;
 use crate::value::Value;
-use crate::walk::{Failure, Found, Voice};
+use crate::walk::{Failure, Voice};
 
-/// No admitted value: a type that cannot be completed under the depth
-/// bound.
-const INF: u32 = u32::MAX;
-const RECORD_OPEN: &str = "{\"fields\":{";
-const VARIANT_OPEN: &str = "{\"case\":";
-const AFTER_CASE: &str = ",\"fields\":{";
-const CLOSE: &str = "}}";
 const MAX: u64 = limits::MAX_DOCUMENT_BYTES as u64;
 /// What a detail says the canonical form has in a byte array.
 const BYTES: &str = "a canonical byte array";
 /// What a detail says the canonical form has at a case id.
 const CASE: &str = "a declared case id";
-
-/// The length of `s` quoted canonically (FORMAT.md §2).
-fn quoted_len(s: &str) -> u32 {
-    let inner: usize = s
-        .chars()
-        .map(|c| match short_escape(c) {
-            Some(e) => e.len(),
-            None if unicode_escaped(c) => 6,
-            None => c.len_utf8(),
-        })
-        .sum();
-    (inner + 2) as u32
-}
-
-/// The shortest canonical leaf: `true`, `"0"`, `""`, `[]`.
-fn leaf_min(r: Repr) -> u32 {
-    match r {
-        Repr::Bool => 4,
-        Repr::String | Repr::Bytes => 2,
-        _ => 3,
-    }
-}
-
-fn member_len(j: usize, f: &Field) -> u32 {
-    u32::from(j > 0) + quoted_len(&f.stable_id) + 1
-}
-
-#[derive(Debug)]
-/// The shortest canonical value of each type at each depth
-/// (`min[d * n + t]`), `INF` where none fits under the depth bound. The
-/// row `MAX_DEPTH + 1` is all `INF`.
-struct Shortest {
-    n: usize,
-    min: Vec<u32>,
-}
-
-impl Shortest {
-    fn new(schema: &Schema) -> Shortest {
-        let types = &schema.graph().types;
-        let n = types.len();
-        let mut s = Shortest {
-            n,
-            min: vec![INF; (limits::MAX_DEPTH + 2) * n],
-        };
-        for d in (0..=limits::MAX_DEPTH).rev() {
-            for (t, ty) in types.iter().enumerate() {
-                let v = match &ty.kind {
-                    TypeKind::Record { fields } => {
-                        (RECORD_OPEN.len() as u32 + 2).saturating_add(s.members(fields, d))
-                    }
-                    TypeKind::Variant { cases } => cases
-                        .iter()
-                        .map(|c| s.case(c, d))
-                        .min()
-                        .unwrap_or(INF),
-                };
-                if let Some(slot) = s.min.get_mut(d * n + t) {
-                    *slot = v;
-                }
-            }
-        }
-        s
-    }
-
-    fn get(&self, t: usize, d: usize) -> u32 {
-        self.min.get(d * self.n + t).copied().unwrap_or(INF)
-    }
-
-    /// The shortest value of field `f` of a type at depth `d`.
-    fn value(&self, f: &Field, d: usize) -> u32 {
-        match f.ty {
-            FieldType::Scalar(r) => leaf_min(r),
-            FieldType::Nested(t) => self.get(t, d + 1),
-        }
-    }
-
-    /// The shortest members (keys, colons, commas, values) of `fields`.
-    fn members(&self, fields: &[Field], d: usize) -> u32 {
-        fields.iter().enumerate().fold(0u32, |acc, (j, f)| {
-            acc.saturating_add(member_len(j, f))
-                .saturating_add(self.value(f, d))
-        })
-    }
-
-    /// What follows a case id: `,"fields":{`, the members, `}}`.
-    fn after_case(&self, c: &Case, d: usize) -> u32 {
-        (AFTER_CASE.len() as u32 + 2).saturating_add(self.members(&c.fields, d))
-    }
-
-    fn case(&self, c: &Case, d: usize) -> u32 {
-        (VARIANT_OPEN.len() as u32 + quoted_len(&c.stable_id))
-            .saturating_add(self.after_case(c, d))
-    }
-}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
@@ -232,7 +131,10 @@ enum Bytes {
 enum Leaf {
     None,
     /// `i` bytes of `true` / `false` read.
-    Bool { i: u8, value: bool },
+    Bool {
+        i: u8,
+        value: bool,
+    },
     /// An integer; `open` once its quote is read.
     Int {
         repr: Repr,
@@ -240,8 +142,14 @@ enum Leaf {
         d: DecimalPrefix,
     },
     /// A string; `open` once its quote is read.
-    Str { open: bool, p: StringPrefix },
-    Bytes { at: Bytes, el: ElementPrefix },
+    Str {
+        open: bool,
+        p: StringPrefix,
+    },
+    Bytes {
+        at: Bytes,
+        el: ElementPrefix,
+    },
 }
 
 /// The refusal of a JSON value of the wrong kind, by place.
@@ -317,8 +225,14 @@ enum Wait {
     Id(usize),
     /// The rest of frame `k`'s case id.
     Case(usize),
-    /// The rest of an integer string.
-    Integer(Repr, String),
+    /// The rest of an integer string, until it decides: the rule so far
+    /// over the decoded text's first `seen` bytes.
+    Integer {
+        repr: Repr,
+        ptr: String,
+        d: DecimalPrefix,
+        seen: usize,
+    },
     /// Nothing but the grammar, an LF or the end decides.
     Syntax,
 }
@@ -346,52 +260,6 @@ struct Diag {
     lf: Option<u64>,
     /// What the canonical form has at the deviation, shown for a detail.
     expected: String,
-}
-
-/// What a stream has seen of a refused value, for the details
-/// ([`crate::walk`]'s words).
-struct Seen {
-    kind: &'static str,
-    text: String,
-}
-
-impl Seen {
-    fn of(start: Start) -> Seen {
-        let kind = match start {
-            Start::Object => "an object",
-            Start::Array => "an array",
-            Start::String => "a string",
-            Start::Number => "a number",
-            Start::Literal => "a boolean or null",
-        };
-        Seen {
-            kind,
-            text: String::new(),
-        }
-    }
-
-    fn text(text: &str) -> Seen {
-        Seen {
-            kind: "a string",
-            text: text.to_owned(),
-        }
-    }
-}
-
-impl Found for Seen {
-    fn describe(&self, _: usize) -> String {
-        if self.kind == "a string" && !self.text.is_empty() {
-            crate::quote::quote(&self.text)
-        } else {
-            self.kind.to_owned()
-        }
-    }
-    fn kind_word(&self, _: usize) -> &'static str {
-        self.kind
-    }
-    fn text(&self, _: usize) -> Cow<'_, str> {
-        Cow::Borrowed(&self.text)
-    }
 }
 
 /// A strict decoder of one value document that arrives in chunks.
@@ -578,12 +446,7 @@ impl<'s> StreamDecoder<'s> {
                 return Ok(v);
             }
         }
-        let d = if self.fed == 0 {
-            decode::framing(framing_words::NO_LF)
-        } else {
-            decode::framing(framing_words::NO_LF)
-        };
-        Err(d.at_offset(self.fed))
+        Err(decode::framing(framing_words::NO_LF).at_offset(self.fed))
     }
 
     fn feed_chunk(&mut self, chunk: &[u8]) -> Result<(), Diagnostic> {
@@ -788,31 +651,12 @@ impl<'s> StreamDecoder<'s> {
         Ok(())
     }
 
-    /// Where the walk finds a value nested deeper than 16 in a value of
-    /// type `t` at depth `d` (at `ptr`) that cannot be completed.
     fn infeasible_ptr(&self, t: usize, d: usize, ptr: String) -> String {
-        if d > limits::MAX_DEPTH {
-            return ptr;
-        }
-        let fields: &[Field] = match self.schema.graph().types.get(t).map(|x| &x.kind) {
-            Some(TypeKind::Record { fields }) => fields,
-            Some(TypeKind::Variant { cases }) => cases.first().map_or(&[], |c| &c.fields),
-            None => &[],
-        };
-        self.infeasible_field(fields, d, ptr)
+        self.shortest.infeasible_ptr(self.schema, t, d, ptr)
     }
 
-    fn infeasible_field(&self, fields: &[Field], d: usize, mut ptr: String) -> String {
-        for f in fields {
-            if let FieldType::Nested(u) = f.ty {
-                if self.shortest.get(u, d + 1) == INF {
-                    ptr.push_str("/fields");
-                    push_pointer_token(&mut ptr, &f.stable_id);
-                    return self.infeasible_ptr(u, d + 1, ptr);
-                }
-            }
-        }
-        ptr
+    fn infeasible_field(&self, fields: &[Field], d: usize, ptr: String) -> String {
+        self.shortest.infeasible_field(self.schema, fields, d, ptr)
     }
 
     /// The literal is complete: on to what follows it.
@@ -931,10 +775,7 @@ impl<'s> StreamDecoder<'s> {
         match field.ty {
             FieldType::Scalar(r) => {
                 self.leaf = match r {
-                    Repr::Bool => Leaf::Bool {
-                        i: 0,
-                        value: false,
-                    },
+                    Repr::Bool => Leaf::Bool { i: 0, value: false },
                     Repr::String => Leaf::Str {
                         open: false,
                         p: StringPrefix::new(),
@@ -1133,7 +974,9 @@ impl<'s> StreamDecoder<'s> {
             let need = self
                 .cands
                 .iter()
-                .map(|&(_, start, stop, after)| ((stop - start - matched) as u32).saturating_add(after))
+                .map(|&(_, start, stop, after)| {
+                    ((stop - start - matched) as u32).saturating_add(after)
+                })
                 .min()
                 .unwrap_or(INF);
             if end + u64::from(need) + u64::from(self.fixed) > MAX {
@@ -1213,16 +1056,22 @@ impl<'s> StreamDecoder<'s> {
                     return Ok(i + n);
                 }
                 if i + n < b.len() {
-                    let prefix = std::str::from_utf8(lit.get(..usize::from(k) + n).unwrap_or_default())
-                        .unwrap_or_default()
-                        .to_owned();
+                    let prefix =
+                        std::str::from_utf8(lit.get(..usize::from(k) + n).unwrap_or_default())
+                            .unwrap_or_default()
+                            .to_owned();
                     self.enter(
                         self.at(i + n),
                         self.stack_upto(Obj::Fields(self.top())),
                         Resume::Value,
                         &prefix,
                         Place::Syntax,
-                        snippet(want.get(n..).map(String::from_utf8_lossy).unwrap_or_default().as_ref()),
+                        snippet(
+                            want.get(n..)
+                                .map(String::from_utf8_lossy)
+                                .unwrap_or_default()
+                                .as_ref(),
+                        ),
                     );
                     return Ok(i + n);
                 }
@@ -1232,19 +1081,31 @@ impl<'s> StreamDecoder<'s> {
                 };
                 Ok(i + n)
             }
-            Leaf::Int { repr, open: false, d } => {
+            Leaf::Int {
+                repr,
+                open: false,
+                d,
+            } => {
                 if c == b'"' {
                     if !fits(at + 1, 2) {
                         return Err(self.over_budget(at));
                     }
-                    self.leaf = Leaf::Int { repr, open: true, d };
+                    self.leaf = Leaf::Int {
+                        repr,
+                        open: true,
+                        d,
+                    };
                     Ok(i + 1)
                 } else {
                     self.value_deviation(repr, at);
                     Ok(i)
                 }
             }
-            Leaf::Int { repr, open: true, d } => self.int_step(s, i, repr, d),
+            Leaf::Int {
+                repr,
+                open: true,
+                d,
+            } => self.int_step(s, i, repr, d),
             Leaf::Str { open: false, p } => {
                 if c == b'"' {
                     if !fits(at + 1, 1) {
@@ -1355,7 +1216,10 @@ impl<'s> StreamDecoder<'s> {
                 let detail = Voice::Decoder.detail(&seen, self.schema, &ptr, &failure);
                 let mut d = Diagnostic::z206("value.string_bytes").at_pointer(ptr);
                 if let Some(t) = detail {
-                    d = d.with_detail(t.replace(&format!("has {} UTF-8", p.len() + 1), "has more than 4096 UTF-8"));
+                    d = d.with_detail(t.replace(
+                        &format!("has {} UTF-8", p.len() + 1),
+                        "has more than 4096 UTF-8",
+                    ));
                 }
                 Err(d.at_offset(self.at(i + k)))
             }
@@ -1458,7 +1322,13 @@ impl<'s> StreamDecoder<'s> {
                     Resume::Value
                 };
                 let p = self.leaf_ptr();
-                self.enter_in_array(at, resume, "", Place::Element { ptr: p, idx }, BYTES.to_owned());
+                self.enter_in_array(
+                    at,
+                    resume,
+                    "",
+                    Place::Element { ptr: p, idx },
+                    BYTES.to_owned(),
+                );
                 return Ok(i);
             }
             (Bytes::Element, b'0'..=b'9') => {
@@ -1532,7 +1402,13 @@ impl<'s> StreamDecoder<'s> {
             Resume::Value
         };
         let p = self.leaf_ptr();
-        self.enter_in_array(at, resume, &digits, Place::InElement { ptr: p, idx }, BYTES.to_owned());
+        self.enter_in_array(
+            at,
+            resume,
+            &digits,
+            Place::InElement { ptr: p, idx },
+            BYTES.to_owned(),
+        );
         i
     }
 
@@ -1542,7 +1418,15 @@ impl<'s> StreamDecoder<'s> {
     /// reader resumed where the canonical text left it (containers open,
     /// `resume`), then given `refeed` (the canonical start of the token
     /// that holds the byte, which ends just before it).
-    fn enter(&mut self, at: u64, open: Vec<bool>, resume: Resume, refeed: &str, place: Place, expected: String) {
+    fn enter(
+        &mut self,
+        at: u64,
+        open: Vec<bool>,
+        resume: Resume,
+        refeed: &str,
+        place: Place,
+        expected: String,
+    ) {
         // The deviating character starts `back` bytes before `at`.
         let back = std::mem::take(&mut self.back);
         let from = at - back - refeed.len() as u64;
@@ -1560,7 +1444,14 @@ impl<'s> StreamDecoder<'s> {
         }));
     }
 
-    fn enter_in_array(&mut self, at: u64, resume: Resume, refeed: &str, place: Place, expected: String) {
+    fn enter_in_array(
+        &mut self,
+        at: u64,
+        resume: Resume,
+        refeed: &str,
+        place: Place,
+        expected: String,
+    ) {
         let mut open = self.stack_upto(Obj::Fields(self.top()));
         open.push(false);
         self.enter(at, open, resume, refeed, place, expected);
@@ -1574,7 +1465,14 @@ impl<'s> StreamDecoder<'s> {
             ws: ptr.clone(),
         };
         let expected = format!("a canonical {}", repr.name());
-        self.enter(at, self.stack_upto(Obj::Fields(self.top())), Resume::Value, "", place, expected);
+        self.enter(
+            at,
+            self.stack_upto(Obj::Fields(self.top())),
+            Resume::Value,
+            "",
+            place,
+            expected,
+        );
     }
 
     fn string_deviation(&mut self, at: u64, p: StringPrefix) {
@@ -1624,7 +1522,14 @@ impl<'s> StreamDecoder<'s> {
             .unwrap_or_default()
             .to_owned();
         let _ = case_ptr;
-        self.enter(at, open, Resume::Value, &prefix, Place::InCase(k), CASE.to_owned());
+        self.enter(
+            at,
+            open,
+            Resume::Value,
+            &prefix,
+            Place::InCase(k),
+            CASE.to_owned(),
+        );
     }
 
     /// The literal does not go on with the character at byte `i` of the
@@ -1659,11 +1564,22 @@ impl<'s> StreamDecoder<'s> {
                     Obj::Value(k) => (Shape::Value(k), self.frame_ptr(k)),
                     Obj::Fields(k) => (Shape::Fields(k), self.obj_ptr(obj)),
                 };
-                self.enter(at, open, Resume::Value, "", Place::Value { shape, ws }, expected);
+                self.enter(
+                    at,
+                    open,
+                    Resume::Value,
+                    "",
+                    Place::Value { shape, ws },
+                    expected,
+                );
             }
             Atom::Key(obj, i) => {
                 let open = self.stack_upto(obj);
-                let resume = if i == 0 { Resume::FirstKey } else { Resume::Key };
+                let resume = if i == 0 {
+                    Resume::FirstKey
+                } else {
+                    Resume::Key
+                };
                 let ws = self.obj_ptr(obj);
                 let place = if within > 0 {
                     Place::InKey(obj, i)
@@ -1677,7 +1593,14 @@ impl<'s> StreamDecoder<'s> {
             Atom::Colon(obj, i) => {
                 let key = self.obj_keys(obj).get(i).copied().unwrap_or_default();
                 let ws = self.child_ptr(obj, key);
-                self.enter(at, self.stack_upto(obj), Resume::Colon, "", Place::Ws { ws }, expected);
+                self.enter(
+                    at,
+                    self.stack_upto(obj),
+                    Resume::Colon,
+                    "",
+                    Place::Ws { ws },
+                    expected,
+                );
             }
             Atom::Comma(obj, next) => {
                 let ws = self.obj_ptr(obj);
@@ -1689,9 +1612,20 @@ impl<'s> StreamDecoder<'s> {
                     Obj::Fields(k) => self.frames.get(k).is_some_and(|f| f.field == 0),
                     _ => false,
                 };
-                let resume = if empty { Resume::FirstKey } else { Resume::After };
+                let resume = if empty {
+                    Resume::FirstKey
+                } else {
+                    Resume::After
+                };
                 let ws = self.obj_ptr(obj);
-                self.enter(at, self.stack_upto(obj), resume, "", Place::Close { obj, ws }, expected);
+                self.enter(
+                    at,
+                    self.stack_upto(obj),
+                    resume,
+                    "",
+                    Place::Close { obj, ws },
+                    expected,
+                );
             }
             Atom::Id(w) => {
                 let open = vec![true];
@@ -1707,7 +1641,14 @@ impl<'s> StreamDecoder<'s> {
                 }
             }
             Atom::Lf => {
-                self.enter(at, Vec::new(), Resume::After, "", Place::Ws { ws: String::new() }, expected);
+                self.enter(
+                    at,
+                    Vec::new(),
+                    Resume::After,
+                    "",
+                    Place::Ws { ws: String::new() },
+                    expected,
+                );
             }
         }
         Ok(())
@@ -1729,7 +1670,7 @@ fn hear(h: &mut Heard, text: &mut String, t: Tok<'_>) -> Result<(), ()> {
         Tok::Bool { .. } => h.scalar = Some("a boolean"),
         Tok::Null { .. } => h.scalar = Some("null"),
         Tok::ObjEnd { .. } => h.obj_end = true,
-        Tok::Text { .. } | Tok::ArrEnd { .. } | Tok::End => {}
+        Tok::Text { .. } | Tok::ArrEnd { .. } | Tok::Comma { .. } | Tok::End => {}
     }
     Ok(())
 }
@@ -1824,8 +1765,8 @@ impl StreamDecoder<'_> {
             },
             Wait::Id(w) if heard.str_end => Err(self.classify_id(g, w, &g.text)),
             Wait::Case(k) if heard.str_end => Err(self.classify_case(g, k, &g.text)),
-            Wait::Integer(repr, ptr) if heard.str_end => Err(self.integer_outcome(g, repr, ptr, &g.text)),
-            w @ (Wait::Id(_) | Wait::Case(_) | Wait::Integer(..) | Wait::Syntax) => Ok(w),
+            Wait::Integer { repr, ptr, d, seen } => self.integer_step(g, heard, repr, ptr, d, seen),
+            w @ (Wait::Id(_) | Wait::Case(_) | Wait::Syntax) => Ok(w),
         }
     }
 
@@ -1843,10 +1784,12 @@ impl StreamDecoder<'_> {
                 't' | 'f' => Seen {
                     kind: "a boolean",
                     text: String::new(),
+                    shown: None,
                 },
                 'n' => Seen {
                     kind: "null",
                     text: String::new(),
+                    shown: None,
                 },
                 _ => Seen::of(Start::Number),
             }
@@ -1871,7 +1814,9 @@ impl StreamDecoder<'_> {
             Place::FirstKey { obj, .. } if heard.obj_end => Err(self.missing(obj, 0)),
             Place::Comma { obj, next, .. } if heard.obj_end => Err(self.missing(obj, next)),
             Place::FirstKey { .. } | Place::Comma { .. } => Ok(Wait::Syntax),
-            Place::Close { ws: at, .. } if ws => Ok(Wait::Then(self.mismatch(g, at, c), Until::Char)),
+            Place::Close { ws: at, .. } if ws => {
+                Ok(Wait::Then(self.mismatch(g, at, c), Until::Char))
+            }
             Place::Close { obj, .. } => Ok(Wait::Extra(obj)),
             Place::Ws { ws: at } => {
                 let d = self.mismatch(g, at, c);
@@ -1905,7 +1850,9 @@ impl StreamDecoder<'_> {
                 }
                 Err(self.unknown_case(k, &g.text))
             }
-            Place::InInteger(repr, ptr) => self.resolve(g, Wait::Integer(repr, ptr), heard, c, ws),
+            Place::InInteger(repr, ptr) => {
+                self.integer_step(g, heard, repr, ptr, DecimalPrefix::new(), 0)
+            }
             Place::InString(ptr) => {
                 let d = self.mismatch(g, ptr, c);
                 if g.push.in_escape() {
@@ -1980,7 +1927,15 @@ impl StreamDecoder<'_> {
             }
             Shape::Leaf(repr, ptr) => {
                 let d = Diagnostic::z206("value.representation").at_pointer(ptr.clone());
-                self.detail(d, ptr, seen, &Failure::Representation { repr: *repr, node: 0 })
+                self.detail(
+                    d,
+                    ptr,
+                    seen,
+                    &Failure::Representation {
+                        repr: *repr,
+                        node: 0,
+                    },
+                )
             }
         }
     }
@@ -2010,7 +1965,12 @@ impl StreamDecoder<'_> {
                     key,
                     keys: &keys,
                 };
-                self.detail(Diagnostic::z205(rule).at_pointer(ptr.clone()), &ptr, &seen, &failure)
+                self.detail(
+                    Diagnostic::z205(rule).at_pointer(ptr.clone()),
+                    &ptr,
+                    &seen,
+                    &failure,
+                )
             }
             Obj::Fields(k) => {
                 let d = Diagnostic::z206("value.fields.missing").at_pointer(ptr.clone());
@@ -2040,12 +2000,22 @@ impl StreamDecoder<'_> {
                     key,
                     keys: &keys,
                 };
-                self.detail(Diagnostic::z205(rule).at_pointer(ptr.clone()), &ptr, &seen, &failure)
+                self.detail(
+                    Diagnostic::z205(rule).at_pointer(ptr.clone()),
+                    &ptr,
+                    &seen,
+                    &failure,
+                )
             }
             Obj::Fields(k) => {
                 let decl = self.frames.get(k).map_or(&[][..], |f| self.decl(f));
                 let d = Diagnostic::z206("value.fields.unknown").at_pointer(ptr.clone());
-                self.detail(d, &ptr, &seen, &Failure::UnknownField { decl, key, node: 0 })
+                self.detail(
+                    d,
+                    &ptr,
+                    &seen,
+                    &Failure::UnknownField { decl, key, node: 0 },
+                )
             }
         }
     }
@@ -2126,7 +2096,43 @@ impl StreamDecoder<'_> {
         let ty = self.frames.get(k).map_or(0, |f| f.ty);
         let cases = self.cases(ty);
         let d = Diagnostic::z206("value.case").at_pointer(ptr.clone());
-        self.detail(d, &ptr, &Seen::text(text), &Failure::UnknownCase { ty, cases, node: 0 })
+        self.detail(
+            d,
+            &ptr,
+            &Seen::text(text),
+            &Failure::UnknownCase { ty, cases, node: 0 },
+        )
+    }
+
+    /// An integer string after its deviation: decided as soon as its
+    /// decoded text is no longer canonical or its digits out of range
+    /// (whatever follows but the end), at its end otherwise.
+    fn integer_step(
+        &self,
+        g: &Diag,
+        heard: &Heard,
+        repr: Repr,
+        ptr: String,
+        mut d: DecimalPrefix,
+        seen: usize,
+    ) -> Result<Wait, Diagnostic> {
+        if heard.str_end {
+            return Err(self.integer_outcome(g, repr, ptr, &g.text));
+        }
+        for &b in g.text.as_bytes().get(seen..).unwrap_or_default() {
+            d.push(b);
+        }
+        if !g.push.in_escape() {
+            if let Some(rule) = d.decided(repr) {
+                return Err(self.integer_refusal(repr, rule, ptr, &g.text));
+            }
+        }
+        Ok(Wait::Integer {
+            repr,
+            ptr,
+            d,
+            seen: g.text.len(),
+        })
     }
 
     fn integer_outcome(&self, g: &Diag, repr: Repr, ptr: String, text: &str) -> Diagnostic {
@@ -2136,7 +2142,13 @@ impl StreamDecoder<'_> {
         }
     }
 
-    fn integer_refusal(&self, repr: Repr, rule: &'static str, ptr: String, text: &str) -> Diagnostic {
+    fn integer_refusal(
+        &self,
+        repr: Repr,
+        rule: &'static str,
+        ptr: String,
+        text: &str,
+    ) -> Diagnostic {
         let d = Diagnostic::z206(rule).at_pointer(ptr.clone());
         let failure = Failure::Integer {
             repr,
@@ -2144,24 +2156,5 @@ impl StreamDecoder<'_> {
             node: 0,
         };
         self.detail(d, &ptr, &Seen::text(text), &failure)
-    }
-}
-
-#[cfg(test)]
-mod scratch {
-    #[test]
-    fn replay_failure() {
-        let Ok(doc) = std::fs::read("/tmp/spx_fail.bin") else { return };
-        let schema_doc = std::fs::read("/tmp/spx_fail_schema.json").unwrap();
-        let schema = crate::Schema::parse_document(&schema_doc).unwrap();
-        for step in [doc.len(), 1] {
-            let mut s = super::StreamDecoder::new(&schema);
-            let mut r = Ok(());
-            for c in doc.chunks(step) {
-                r = s.feed(c);
-                if r.is_err() { break; }
-            }
-            eprintln!("step {step}: feed {:?}\n finish {:?}", r.as_ref().err().map(|d| (d.rule, d.offset)), s.finish().err().map(|d| (d.rule, d.offset, d.detail)));
-        }
     }
 }

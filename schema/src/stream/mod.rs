@@ -58,6 +58,8 @@
 
 mod admitter;
 mod decoder;
+mod seen;
+mod shortest;
 pub mod sse;
 mod utf8;
 

@@ -98,7 +98,8 @@ impl Utf8 {
             },
             Err(e) => {
                 let valid = e.valid_up_to();
-                let body = std::str::from_utf8(rest.get(..valid).unwrap_or_default()).unwrap_or_default();
+                let body =
+                    std::str::from_utf8(rest.get(..valid).unwrap_or_default()).unwrap_or_default();
                 match e.error_len() {
                     Some(n) => {
                         let lead = rest.get(valid).copied().unwrap_or(0);
@@ -151,7 +152,17 @@ mod tests {
             b"\x80",
             b"\xf4\x90\x80\x80",
         ];
-        let first_bad = [None, Some(2), Some(2), Some(3), Some(1), None, Some(0), Some(0), Some(1)];
+        let first_bad = [
+            None,
+            Some(2),
+            Some(2),
+            Some(3),
+            Some(1),
+            None,
+            Some(0),
+            Some(0),
+            Some(1),
+        ];
         for (t, bad) in texts.iter().zip(first_bad) {
             for step in 1..=t.len().max(1) {
                 let mut u = Utf8::default();
