@@ -14,6 +14,32 @@ pub struct Schema {
     pub(crate) document: String,
     pub(crate) revision: String,
     pub(crate) digest: String,
+    /// What the streams need, computed on first use.
+    pub(crate) stream: StreamPlan,
+}
+
+/// The streams' plan of a schema ([`crate::stream`]), computed on first
+/// use and kept with it. It is derived from the other parts, so it takes
+/// no part in comparisons or hashing, and a clone computes its own.
+#[derive(Debug, Default)]
+pub(crate) struct StreamPlan(std::sync::OnceLock<crate::stream::Plan>);
+
+impl Clone for StreamPlan {
+    fn clone(&self) -> Self {
+        StreamPlan::default()
+    }
+}
+
+impl PartialEq for StreamPlan {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for StreamPlan {}
+
+impl std::hash::Hash for StreamPlan {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
 impl Schema {
@@ -62,6 +88,7 @@ impl Schema {
             document: document.to_owned(),
             revision: revision.to_owned(),
             digest: digest.to_owned(),
+            stream: StreamPlan::default(),
         }
     }
 
@@ -88,5 +115,10 @@ impl Schema {
     /// The root's stable id.
     pub fn root_type_id(&self) -> &str {
         self.graph.root_type_id()
+    }
+
+    /// The streams' plan of this schema, computed on first use.
+    pub(crate) fn stream_plan(&self) -> &crate::stream::Plan {
+        self.stream.0.get_or_init(|| crate::stream::Plan::new(self))
     }
 }

@@ -190,7 +190,7 @@ struct State<'s> {
     schema: &'s Schema,
     dialect: Dialect,
     wraps: bool,
-    shortest: Shortest,
+    shortest: &'s Shortest,
     stack: Vec<Level>,
     leaf: Leaf,
     root: Option<Value>,
@@ -219,7 +219,7 @@ impl<'s> StreamAdmitter<'s> {
                 schema,
                 dialect,
                 wraps: dialect.wraps_root(schema),
-                shortest: Shortest::new(schema),
+                shortest: &schema.stream_plan().shortest,
                 stack: Vec::new(),
                 leaf: Leaf::None,
                 root: None,
@@ -1116,7 +1116,7 @@ impl<'s> State<'s> {
         };
         let case = cases.get(c);
         if let Some(case) =
-            case.filter(|case| self.shortest.after_case(case, depth) == super::shortest::INF)
+            case.filter(|_| self.shortest.after_case(ty, c, depth) == super::shortest::INF)
         {
             let p = self
                 .shortest

@@ -19,8 +19,9 @@
 //! the end), and gives the code, rule and pointer the whole-document
 //! decoder gives for that violation when it is the document's only one.
 
+use super::plan::{Atom, Lit, Obj, Plan};
 use super::seen::Seen;
-use super::shortest::{Shortest, AFTER_CASE, CLOSE, INF};
+use super::shortest::{AFTER_CASE, INF};
 use super::utf8::Utf8;
 use super::Event;
 use crate::codec::step::{plain_char, DecimalPrefix, ElementPrefix, Escape, Fed, StringPrefix};
@@ -29,7 +30,7 @@ use crate::decode::{self, framing_words, rules, Decoded, STEP4};
 use crate::diag::Diagnostic;
 use crate::graph::{limits, Case, Field, FieldType, Repr, TypeKind};
 use crate::json::push::{Esc, Push, Resume, Start, Stop, Tok};
-use crate::quote::{push_pointer_token, quote_into};
+use crate::quote::push_pointer_token;
 use crate::scalar::Int;
 use crate::schema::Schema;
 use crate::value::Value;
@@ -84,34 +85,6 @@ struct Frame {
     /// The shortest rest of this frame after its current item (see
     /// [`StreamDecoder::fixed`]).
     rest: u32,
-}
-
-/// A structural place in a literal: what a byte of it is for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Atom {
-    /// `{` opening an object.
-    Open(Obj),
-    /// The key of member `i`.
-    Key(Obj, usize),
-    /// The `:` after the key of member `i`.
-    Colon(Obj, usize),
-    /// The `,` before member `i`.
-    Comma(Obj, usize),
-    /// `}` closing an object.
-    Close(Obj),
-    /// An envelope id: 0 the document id, 1 the root id, 2 the digest.
-    Id(usize),
-    /// The final LF.
-    Lf,
-}
-
-/// An object of the document: the envelope, or the value object or the
-/// fields object of frame `k`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Obj {
-    Env,
-    Value(usize),
-    Fields(usize),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -276,7 +249,7 @@ struct Diag {
 #[derive(Debug)]
 pub struct StreamDecoder<'s> {
     schema: &'s Schema,
-    shortest: Shortest,
+    plan: &'s Plan,
     /// Bytes received (at most 65536: the next one is refused).
     fed: u64,
     /// The offset of the first byte of the piece being run.
@@ -291,15 +264,14 @@ pub struct StreamDecoder<'s> {
     text: String,
     /// A byte-array leaf's elements.
     bytes: Vec<u8>,
-    /// The literal being matched, what each part of it is, and how much
-    /// of it has been read.
-    lit: String,
+    /// The literal being matched, and how much of it has been read.
+    lit: &'s Lit,
     lit_i: usize,
-    atoms: Vec<(usize, Atom)>,
     /// The case ids still possible: (case, start and end of its quoted id
-    /// in `lit`, the shortest rest of the frame after it), and how many
+    /// in `quoted`, the shortest rest of the frame after it), and how many
     /// bytes of them matched.
     cands: Vec<(usize, usize, usize, u32)>,
+    quoted: &'s str,
     case_i: usize,
     /// While a leaf or a case id is read: the shortest rest of the
     /// document after it (every frame's rest, the envelope's `}` LF).
@@ -318,9 +290,10 @@ pub struct StreamDecoder<'s> {
 impl<'s> StreamDecoder<'s> {
     /// A decoder of documents of `schema`, before the first byte.
     pub fn new(schema: &'s Schema) -> StreamDecoder<'s> {
-        let mut d = StreamDecoder {
+        let plan = schema.stream_plan();
+        StreamDecoder {
             schema,
-            shortest: Shortest::new(schema),
+            plan,
             fed: 0,
             base: 0,
             pos: 0,
@@ -330,10 +303,10 @@ impl<'s> StreamDecoder<'s> {
             leaf: Leaf::None,
             text: String::new(),
             bytes: Vec::new(),
-            lit: String::new(),
+            lit: &plan.prefix,
             lit_i: 0,
-            atoms: Vec::new(),
             cands: Vec::new(),
+            quoted: "",
             case_i: 0,
             fixed: 0,
             diag: None,
@@ -343,9 +316,7 @@ impl<'s> StreamDecoder<'s> {
             keep: None,
             collect: false,
             events: Vec::new(),
-        };
-        d.prefix_lit();
-        d
+        }
     }
 
     /// Keeps a copy of the accepted bytes, so that
@@ -533,44 +504,9 @@ impl<'s> StreamDecoder<'s> {
 
     // ------------------------------------------------------------ literals
 
-    fn set_lit(&mut self, parts: &[(&str, Atom)]) {
-        self.lit.clear();
-        self.atoms.clear();
+    fn set(&mut self, lit: &'s Lit) {
+        self.lit = lit;
         self.lit_i = 0;
-        for (text, atom) in parts {
-            self.lit.push_str(text);
-            self.atoms.push((self.lit.len(), *atom));
-        }
-    }
-
-    fn push_quoted_atom(&mut self, id: &str, atom: Atom) {
-        quote_into(&mut self.lit, id);
-        self.atoms.push((self.lit.len(), atom));
-    }
-
-    fn push_atom(&mut self, text: &str, atom: Atom) {
-        self.lit.push_str(text);
-        self.atoms.push((self.lit.len(), atom));
-    }
-
-    /// The envelope up to `"value":`, as `codec::envelope` writes it.
-    fn prefix_lit(&mut self) {
-        self.set_lit(&[("{", Atom::Open(Obj::Env))]);
-        let ids = [
-            limits::VALUE_ID,
-            self.schema.root_type_id(),
-            self.schema.digest(),
-        ];
-        for (i, key) in ENVELOPE_KEYS.iter().enumerate() {
-            if i > 0 {
-                self.push_atom(",", Atom::Comma(Obj::Env, i));
-            }
-            self.push_quoted_atom(key, Atom::Key(Obj::Env, i));
-            self.push_atom(":", Atom::Colon(Obj::Env, i));
-            if let Some(id) = ids.get(i) {
-                self.push_quoted_atom(id, Atom::Id(i));
-            }
-        }
     }
 
     fn top(&self) -> usize {
@@ -609,11 +545,16 @@ impl<'s> StreamDecoder<'s> {
             self.check_root()?;
         }
         let have = s.as_bytes().get(i..).unwrap_or_default();
-        let want = self.lit.as_bytes().get(self.lit_i..).unwrap_or_default();
+        let want = self
+            .lit
+            .text
+            .as_bytes()
+            .get(self.lit_i..)
+            .unwrap_or_default();
         let n = have.iter().zip(want).take_while(|(a, b)| a == b).count();
         self.lit_i += n;
         let mut i = i + n;
-        if self.lit_i == self.lit.len() {
+        if self.lit_i == self.lit.text.len() {
             self.lit_done();
         } else if i < s.len() {
             // The first impossible byte may be inside a character that
@@ -634,14 +575,14 @@ impl<'s> StreamDecoder<'s> {
     /// size bound): the first byte is already impossible.
     fn check_root(&self) -> Result<(), Diagnostic> {
         let root = self.schema.graph().root_index();
-        let min = self.shortest.get(root, 0);
+        let min = self.plan.shortest.get(root, 0);
         if min == INF {
             let ptr = self.infeasible_ptr(root, 0, String::from("/value"));
             return Err(Diagnostic::z206("value.max_depth")
                 .at_pointer(ptr)
                 .at_offset(0));
         }
-        let total = (self.lit.len() as u64) + u64::from(min) + 2;
+        let total = (self.lit.text.len() as u64) + u64::from(min) + 2;
         if total > MAX {
             return Err(decode::document_bytes(format!(
                 "the shortest document of this schema has {total} bytes; at most {MAX} are allowed"
@@ -652,11 +593,13 @@ impl<'s> StreamDecoder<'s> {
     }
 
     fn infeasible_ptr(&self, t: usize, d: usize, ptr: String) -> String {
-        self.shortest.infeasible_ptr(self.schema, t, d, ptr)
+        self.plan.shortest.infeasible_ptr(self.schema, t, d, ptr)
     }
 
     fn infeasible_field(&self, fields: &[Field], d: usize, ptr: String) -> String {
-        self.shortest.infeasible_field(self.schema, fields, d, ptr)
+        self.plan
+            .shortest
+            .infeasible_field(self.schema, fields, d, ptr)
     }
 
     /// The literal is complete: on to what follows it.
@@ -669,7 +612,7 @@ impl<'s> StreamDecoder<'s> {
             }
             Phase::EnvClose => {
                 self.phase = Phase::Lf;
-                self.set_lit(&[("\n", Atom::Lf)]);
+                self.set(&self.plan.final_lf);
             }
             Phase::Lf => self.phase = Phase::Done,
             Phase::Done => {}
@@ -687,25 +630,15 @@ impl<'s> StreamDecoder<'s> {
     }
 
     fn open_frame(&mut self, ty: usize, depth: usize) {
-        let k = self.frames.len();
-        if self.is_variant(ty) {
-            self.set_lit(&[
-                ("{", Atom::Open(Obj::Value(k))),
-                ("\"case\"", Atom::Key(Obj::Value(k), 0)),
-                (":", Atom::Colon(Obj::Value(k), 0)),
-            ]);
-        } else {
-            self.set_lit(&[
-                ("{", Atom::Open(Obj::Value(k))),
-                ("\"fields\"", Atom::Key(Obj::Value(k), 0)),
-                (":", Atom::Colon(Obj::Value(k), 0)),
-                ("{", Atom::Open(Obj::Fields(k))),
-            ]);
-        }
+        let Some(tp) = self.plan.types.get(ty) else {
+            return;
+        };
+        self.set(&tp.open);
         let rest = self
+            .plan
             .shortest
             .get(ty, depth)
-            .saturating_sub(self.lit.len() as u32);
+            .saturating_sub(tp.open.text.len() as u32);
         self.frames.push(Frame {
             ty,
             depth,
@@ -727,36 +660,27 @@ impl<'s> StreamDecoder<'s> {
 
     /// The member literal of the top frame's next field, or its close.
     fn next_member(&mut self) {
-        let k = self.top();
-        let Some(f) = self.frames.get(k) else { return };
-        let j = f.field;
-        match self.decl(f).get(j) {
-            Some(field) => {
-                self.lit.clear();
-                self.atoms.clear();
-                self.lit_i = 0;
-                if j > 0 {
-                    self.push_atom(",", Atom::Comma(Obj::Fields(k), j));
-                }
-                self.push_quoted_atom(&field.stable_id, Atom::Key(Obj::Fields(k), j));
-                self.push_atom(":", Atom::Colon(Obj::Fields(k), j));
-                let len = self.lit.len() as u32;
-                if let Some(f) = self.frames.get_mut(k) {
-                    f.step = Step::Member;
-                    f.rest = f.rest.saturating_sub(len);
-                }
+        let plan = self.plan;
+        let Some(f) = self.frames.last_mut() else {
+            return;
+        };
+        let member = plan
+            .types
+            .get(f.ty)
+            .and_then(|t| t.cases.get(f.case.unwrap_or(0)))
+            .and_then(|c| c.members.get(f.field));
+        let lit = match member {
+            Some(lit) => {
+                f.step = Step::Member;
+                lit
             }
             None => {
-                self.set_lit(&[
-                    ("}", Atom::Close(Obj::Fields(k))),
-                    ("}", Atom::Close(Obj::Value(k))),
-                ]);
-                if let Some(f) = self.frames.get_mut(k) {
-                    f.step = Step::Close;
-                    f.rest = f.rest.saturating_sub(CLOSE.len() as u32);
-                }
+                f.step = Step::Close;
+                &plan.close
             }
-        }
+        };
+        f.rest = f.rest.saturating_sub(lit.text.len() as u32);
+        self.set(lit);
     }
 
     /// The value of the top frame's current field.
@@ -767,7 +691,7 @@ impl<'s> StreamDecoder<'s> {
             return;
         };
         let depth = f.depth;
-        let vmin = self.shortest.value(field, depth);
+        let vmin = self.plan.shortest.value(field, depth);
         if let Some(f) = self.frames.get_mut(k) {
             f.step = Step::Value;
             f.rest = f.rest.saturating_sub(vmin);
@@ -838,7 +762,7 @@ impl<'s> StreamDecoder<'s> {
         if self.frames.is_empty() {
             self.root = Some(value);
             self.phase = Phase::EnvClose;
-            self.set_lit(&[("}", Atom::Close(Obj::Env))]);
+            self.set(&self.plan.env_close);
         } else {
             self.field_done(value);
         }
@@ -876,9 +800,9 @@ impl<'s> StreamDecoder<'s> {
     fn obj_ptr(&self, obj: Obj) -> String {
         match obj {
             Obj::Env => String::new(),
-            Obj::Value(k) => self.frame_ptr(k),
-            Obj::Fields(k) => {
-                let mut p = self.frame_ptr(k);
+            Obj::Value => self.frame_ptr(self.top()),
+            Obj::Fields => {
+                let mut p = self.frame_ptr(self.top());
                 p.push_str("/fields");
                 p
             }
@@ -895,13 +819,13 @@ impl<'s> StreamDecoder<'s> {
     fn obj_keys(&self, obj: Obj) -> Vec<&'s str> {
         match obj {
             Obj::Env => ENVELOPE_KEYS.to_vec(),
-            Obj::Value(k) => match self.frames.get(k) {
+            Obj::Value => match self.frames.last() {
                 Some(f) if self.is_variant(f.ty) => vec!["case", "fields"],
                 _ => vec!["fields"],
             },
-            Obj::Fields(k) => self
+            Obj::Fields => self
                 .frames
-                .get(k)
+                .last()
                 .map(|f| self.decl(f).iter().map(|x| x.stable_id.as_str()).collect())
                 .unwrap_or_default(),
         }
@@ -910,10 +834,11 @@ impl<'s> StreamDecoder<'s> {
     /// The open containers of the document up to and including `obj`
     /// (`true` for objects).
     fn stack_upto(&self, obj: Obj) -> Vec<bool> {
-        let (k, extra) = match obj {
+        let k = self.top();
+        let extra = match obj {
             Obj::Env => return vec![true],
-            Obj::Value(k) => (k, 1),
-            Obj::Fields(k) => (k, 2),
+            Obj::Value => 1,
+            Obj::Fields => 2,
         };
         vec![true; 1 + 2 * k + extra]
     }
@@ -931,19 +856,17 @@ impl<'s> StreamDecoder<'s> {
         let k = self.top();
         let Some(f) = self.frames.get(k) else { return };
         let (ty, depth) = (f.ty, f.depth);
-        self.lit.clear();
-        self.atoms.clear();
-        self.lit_i = 0;
         self.cands.clear();
         self.case_i = 0;
-        for (c, case) in self.cases(ty).iter().enumerate() {
-            let after = self.shortest.after_case(case, depth);
-            if after == INF {
-                continue;
+        let Some(tp) = self.plan.types.get(ty) else {
+            return;
+        };
+        self.quoted = &tp.quoted;
+        for (c, &(start, end)) in tp.ids.iter().enumerate() {
+            let after = self.plan.shortest.after_case(ty, c, depth);
+            if after != INF {
+                self.cands.push((c, start, end, after));
             }
-            let start = self.lit.len();
-            quote_into(&mut self.lit, &case.stable_id);
-            self.cands.push((c, start, self.lit.len(), after));
         }
         if let Some(f) = self.frames.get_mut(k) {
             f.step = Step::CaseId;
@@ -957,7 +880,7 @@ impl<'s> StreamDecoder<'s> {
         let mut i = i;
         while let Some(&c) = b.get(i) {
             let at = self.case_i;
-            let lit = self.lit.as_bytes();
+            let lit = self.quoted.as_bytes();
             if !self.cands.iter().any(|x| lit.get(x.1 + at) == Some(&c)) {
                 let off = self.at(i);
                 let back = (0..4).find(|k| s.is_char_boundary(i - k)).unwrap_or(0);
@@ -997,27 +920,31 @@ impl<'s> StreamDecoder<'s> {
 
     fn case_chosen(&mut self, case: usize, after: u32) {
         let k = self.top();
-        if let Some(f) = self.frames.get_mut(k) {
-            f.case = Some(case);
-            f.step = Step::AfterCase;
-            f.rest = after.saturating_sub(AFTER_CASE.len() as u32);
-        }
+        let Some(f) = self.frames.get_mut(k) else {
+            return;
+        };
+        f.case = Some(case);
+        f.step = Step::AfterCase;
+        f.rest = after.saturating_sub(AFTER_CASE.len() as u32);
+        let ty = f.ty;
         if self.collect {
             let pointer = self.frame_ptr(k);
             let id = self
-                .frames
-                .get(k)
-                .and_then(|f| self.cases(f.ty).get(case))
+                .cases(ty)
+                .get(case)
                 .map(|c| c.stable_id.clone())
                 .unwrap_or_default();
             self.events.push(Event::CaseChosen { pointer, case: id });
         }
-        self.set_lit(&[
-            (",", Atom::Comma(Obj::Value(k), 1)),
-            ("\"fields\"", Atom::Key(Obj::Value(k), 1)),
-            (":", Atom::Colon(Obj::Value(k), 1)),
-            ("{", Atom::Open(Obj::Fields(k))),
-        ]);
+        if let Some(lit) = self
+            .plan
+            .types
+            .get(ty)
+            .and_then(|t| t.cases.get(case))
+            .map(|c| &c.after)
+        {
+            self.set(lit);
+        }
     }
 
     // ------------------------------------------------------------ leaves
@@ -1062,7 +989,7 @@ impl<'s> StreamDecoder<'s> {
                             .to_owned();
                     self.enter(
                         self.at(i + n),
-                        self.stack_upto(Obj::Fields(self.top())),
+                        self.stack_upto(Obj::Fields),
                         Resume::Value,
                         &prefix,
                         Place::Syntax,
@@ -1158,7 +1085,7 @@ impl<'s> StreamDecoder<'s> {
                 let prefix = format!("\"{}", self.text);
                 self.enter(
                     at,
-                    self.stack_upto(Obj::Fields(self.top())),
+                    self.stack_upto(Obj::Fields),
                     Resume::Value,
                     &prefix,
                     Place::InInteger(repr, ptr),
@@ -1452,7 +1379,7 @@ impl<'s> StreamDecoder<'s> {
         place: Place,
         expected: String,
     ) {
-        let mut open = self.stack_upto(Obj::Fields(self.top()));
+        let mut open = self.stack_upto(Obj::Fields);
         open.push(false);
         self.enter(at, open, resume, refeed, place, expected);
     }
@@ -1467,7 +1394,7 @@ impl<'s> StreamDecoder<'s> {
         let expected = format!("a canonical {}", repr.name());
         self.enter(
             at,
-            self.stack_upto(Obj::Fields(self.top())),
+            self.stack_upto(Obj::Fields),
             Resume::Value,
             "",
             place,
@@ -1493,7 +1420,7 @@ impl<'s> StreamDecoder<'s> {
         };
         self.enter(
             at,
-            self.stack_upto(Obj::Fields(self.top())),
+            self.stack_upto(Obj::Fields),
             resume,
             "",
             Place::InString(ptr),
@@ -1504,7 +1431,7 @@ impl<'s> StreamDecoder<'s> {
     fn case_deviation(&mut self, i: usize, at: u64) {
         let _ = i;
         let k = self.top();
-        let open = self.stack_upto(Obj::Value(k));
+        let open = self.stack_upto(Obj::Value);
         let mut case_ptr = self.frame_ptr(k);
         case_ptr.push_str("/case");
         if self.case_i == 0 {
@@ -1518,7 +1445,7 @@ impl<'s> StreamDecoder<'s> {
         let prefix = self
             .cands
             .first()
-            .and_then(|&(_, start, _, _)| self.lit.get(start..start + self.case_i))
+            .and_then(|&(_, start, _, _)| self.quoted.get(start..start + self.case_i))
             .unwrap_or_default()
             .to_owned();
         let _ = case_ptr;
@@ -1538,7 +1465,7 @@ impl<'s> StreamDecoder<'s> {
         let _ = i;
         let mut start = 0;
         let mut atom = Atom::Lf;
-        for &(end, a) in &self.atoms {
+        for &(end, a) in &self.lit.atoms {
             if self.lit_i < end {
                 atom = a;
                 break;
@@ -1548,10 +1475,11 @@ impl<'s> StreamDecoder<'s> {
         let within = self.lit_i - start;
         let prefix = self
             .lit
+            .text
             .get(start..self.lit_i)
             .unwrap_or_default()
             .to_owned();
-        let expected = snippet(self.lit.get(self.lit_i..).unwrap_or_default());
+        let expected = snippet(self.lit.text.get(self.lit_i..).unwrap_or_default());
         match atom {
             Atom::Open(obj) => {
                 let mut open = match obj {
@@ -1559,10 +1487,11 @@ impl<'s> StreamDecoder<'s> {
                     _ => self.stack_upto(obj),
                 };
                 open.pop();
+                let k = self.top();
                 let (shape, ws) = match obj {
                     Obj::Env => (Shape::Env, String::new()),
-                    Obj::Value(k) => (Shape::Value(k), self.frame_ptr(k)),
-                    Obj::Fields(k) => (Shape::Fields(k), self.obj_ptr(obj)),
+                    Obj::Value => (Shape::Value(k), self.frame_ptr(k)),
+                    Obj::Fields => (Shape::Fields(k), self.obj_ptr(obj)),
                 };
                 self.enter(
                     at,
@@ -1608,10 +1537,7 @@ impl<'s> StreamDecoder<'s> {
                 self.enter(at, self.stack_upto(obj), Resume::After, "", place, expected);
             }
             Atom::Close(obj) => {
-                let empty = match obj {
-                    Obj::Fields(k) => self.frames.get(k).is_some_and(|f| f.field == 0),
-                    _ => false,
-                };
+                let empty = obj == Obj::Fields && self.frames.last().is_some_and(|f| f.field == 0);
                 let resume = if empty {
                     Resume::FirstKey
                 } else {
@@ -1913,7 +1839,8 @@ impl StreamDecoder<'_> {
                 self.detail(d, &ptr, seen, &Failure::NotObject { ty, node: 0 })
             }
             Shape::Fields(k) => {
-                let ptr = self.obj_ptr(Obj::Fields(*k));
+                let mut ptr = self.frame_ptr(*k);
+                ptr.push_str("/fields");
                 let decl = self.frames.get(*k).map_or(&[][..], |f| self.decl(f));
                 let d = Diagnostic::z205(rules::VALUE_SHAPE).at_pointer(ptr.clone());
                 self.detail(d, &ptr, seen, &Failure::FieldsNotObject { decl, node: 0 })
@@ -1954,7 +1881,7 @@ impl StreamDecoder<'_> {
         let ptr = self.child_ptr(obj, key);
         let seen = Seen::of(Start::Object);
         match obj {
-            Obj::Env | Obj::Value(_) => {
+            Obj::Env | Obj::Value => {
                 let rule = if obj == Obj::Env {
                     rules::ENVELOPE_KEYS
                 } else {
@@ -1972,9 +1899,9 @@ impl StreamDecoder<'_> {
                     &failure,
                 )
             }
-            Obj::Fields(k) => {
+            Obj::Fields => {
                 let d = Diagnostic::z206("value.fields.missing").at_pointer(ptr.clone());
-                let field = self.frames.get(k).and_then(|f| self.decl(f).get(i));
+                let field = self.frames.last().and_then(|f| self.decl(f).get(i));
                 match field {
                     Some(field) => self.detail(d, &ptr, &seen, &Failure::MissingField { field }),
                     None => d,
@@ -1989,7 +1916,7 @@ impl StreamDecoder<'_> {
         let ptr = self.child_ptr(obj, key);
         let seen = Seen::of(Start::Object);
         match obj {
-            Obj::Env | Obj::Value(_) => {
+            Obj::Env | Obj::Value => {
                 let rule = if obj == Obj::Env {
                     rules::ENVELOPE_KEYS
                 } else {
@@ -2007,8 +1934,8 @@ impl StreamDecoder<'_> {
                     &failure,
                 )
             }
-            Obj::Fields(k) => {
-                let decl = self.frames.get(k).map_or(&[][..], |f| self.decl(f));
+            Obj::Fields => {
+                let decl = self.frames.last().map_or(&[][..], |f| self.decl(f));
                 let d = Diagnostic::z206("value.fields.unknown").at_pointer(ptr.clone());
                 self.detail(
                     d,
@@ -2077,7 +2004,13 @@ impl StreamDecoder<'_> {
         };
         let cases = self.cases(f.ty);
         match cases.iter().find(|c| c.stable_id == text) {
-            Some(case) if self.shortest.after_case(case, f.depth) != INF => {
+            Some(_)
+                if self.plan.shortest.after_case(
+                    f.ty,
+                    cases.iter().position(|c| c.stable_id == text).unwrap_or(0),
+                    f.depth,
+                ) != INF =>
+            {
                 let mut ptr = self.frame_ptr(k);
                 ptr.push_str("/case");
                 self.mismatch_at(g, ptr)

@@ -58,6 +58,7 @@
 
 mod admitter;
 mod decoder;
+mod plan;
 mod seen;
 mod shortest;
 pub mod sse;
@@ -65,6 +66,7 @@ mod utf8;
 
 pub use admitter::StreamAdmitter;
 pub use decoder::StreamDecoder;
+pub(crate) use plan::Plan;
 
 use crate::quote::quote_into;
 use crate::value::Value;

@@ -4,7 +4,7 @@
 //! no completion at all ([`INF`]), so a stream refuses it at its first
 //! byte, and a case that cannot be completed is not a candidate.
 
-use crate::graph::{limits, Case, Field, FieldType, Repr, TypeKind};
+use crate::graph::{limits, Field, FieldType, Repr, TypeKind};
 use crate::quote::{push_pointer_token, short_escape, unicode_escaped};
 use crate::schema::Schema;
 
@@ -13,7 +13,6 @@ pub(super) const INF: u32 = u32::MAX;
 pub(super) const RECORD_OPEN: &str = "{\"fields\":{";
 pub(super) const VARIANT_OPEN: &str = "{\"case\":";
 pub(super) const AFTER_CASE: &str = ",\"fields\":{";
-pub(super) const CLOSE: &str = "}}";
 
 /// The length of `s` quoted canonically (FORMAT.md §2).
 pub(super) fn quoted_len(s: &str) -> u32 {
@@ -41,31 +40,96 @@ pub(super) fn member_len(j: usize, f: &Field) -> u32 {
     u32::from(j > 0) + quoted_len(&f.stable_id) + 1
 }
 
-#[derive(Debug)]
 /// The shortest canonical value of each type at each depth
-/// (`min[d * n + t]`), `INF` where none fits under the depth bound. The
-/// row `MAX_DEPTH + 1` is all `INF`.
+/// (`min[d * n + t]`) and the shortest rest of each variant case after its
+/// id (`after[(first case of t + c) * ROWS + d]`), `INF` where none fits
+/// under the depth bound. The depth `MAX_DEPTH + 1` is all `INF`.
+#[derive(Debug)]
 pub(super) struct Shortest {
     n: usize,
     min: Vec<u32>,
+    after: Vec<u32>,
+    /// Where each type's cases start in `after`.
+    first_case: Vec<usize>,
+}
+
+const ROWS: usize = limits::MAX_DEPTH + 2;
+
+/// The depth-independent part of a record's or a case's fields: the
+/// literal bytes and the shortest leaves, and the nested types.
+struct Part {
+    fixed: u32,
+    nested: Vec<usize>,
+}
+
+fn part(fields: &[Field]) -> Part {
+    let mut fixed = 0u32;
+    let mut nested = Vec::new();
+    for (j, f) in fields.iter().enumerate() {
+        fixed = fixed.saturating_add(member_len(j, f));
+        match f.ty {
+            FieldType::Scalar(r) => fixed = fixed.saturating_add(leaf_min(r)),
+            FieldType::Nested(t) => nested.push(t),
+        }
+    }
+    Part { fixed, nested }
 }
 
 impl Shortest {
     pub(super) fn new(schema: &Schema) -> Shortest {
         let types = &schema.graph().types;
         let n = types.len();
+        // Each type's parts (one for a record, one per case), and a
+        // variant case's `{"case":<id>` length.
+        let mut parts: Vec<Vec<(Part, u32)>> = Vec::with_capacity(n);
+        let mut first_case = Vec::with_capacity(n);
+        let mut cases = 0;
+        for ty in types {
+            first_case.push(cases);
+            parts.push(match &ty.kind {
+                TypeKind::Record { fields } => vec![(part(fields), 0)],
+                TypeKind::Variant { cases: cs } => {
+                    cases += cs.len();
+                    cs.iter()
+                        .map(|c| {
+                            (
+                                part(&c.fields),
+                                VARIANT_OPEN.len() as u32 + quoted_len(&c.stable_id),
+                            )
+                        })
+                        .collect()
+                }
+            });
+        }
         let mut s = Shortest {
             n,
-            min: vec![INF; (limits::MAX_DEPTH + 2) * n],
+            min: vec![INF; ROWS * n],
+            after: vec![INF; ROWS * cases],
+            first_case,
         };
         for d in (0..=limits::MAX_DEPTH).rev() {
             for (t, ty) in types.iter().enumerate() {
+                let inner = |s: &Shortest, p: &Part| {
+                    p.nested
+                        .iter()
+                        .fold(p.fixed, |acc, &u| acc.saturating_add(s.get(u, d + 1)))
+                };
+                let ps = parts.get(t).map_or(&[][..], Vec::as_slice);
                 let v = match &ty.kind {
-                    TypeKind::Record { fields } => {
-                        (RECORD_OPEN.len() as u32 + 2).saturating_add(s.members(fields, d))
-                    }
-                    TypeKind::Variant { cases } => {
-                        cases.iter().map(|c| s.case(c, d)).min().unwrap_or(INF)
+                    TypeKind::Record { .. } => ps.first().map_or(INF, |(p, _)| {
+                        (RECORD_OPEN.len() as u32 + 2).saturating_add(inner(&s, p))
+                    }),
+                    TypeKind::Variant { .. } => {
+                        let mut best = INF;
+                        for (c, (p, open)) in ps.iter().enumerate() {
+                            let after = (AFTER_CASE.len() as u32 + 2).saturating_add(inner(&s, p));
+                            let at = (s.first_case.get(t).copied().unwrap_or(0) + c) * ROWS + d;
+                            if let Some(slot) = s.after.get_mut(at) {
+                                *slot = after;
+                            }
+                            best = best.min(open.saturating_add(after));
+                        }
+                        best
                     }
                 };
                 if let Some(slot) = s.min.get_mut(d * n + t) {
@@ -88,21 +152,11 @@ impl Shortest {
         }
     }
 
-    /// The shortest members (keys, colons, commas, values) of `fields`.
-    fn members(&self, fields: &[Field], d: usize) -> u32 {
-        fields.iter().enumerate().fold(0u32, |acc, (j, f)| {
-            acc.saturating_add(member_len(j, f))
-                .saturating_add(self.value(f, d))
-        })
-    }
-
-    /// What follows a case id: `,"fields":{`, the members, `}}`.
-    pub(super) fn after_case(&self, c: &Case, d: usize) -> u32 {
-        (AFTER_CASE.len() as u32 + 2).saturating_add(self.members(&c.fields, d))
-    }
-
-    fn case(&self, c: &Case, d: usize) -> u32 {
-        (VARIANT_OPEN.len() as u32 + quoted_len(&c.stable_id)).saturating_add(self.after_case(c, d))
+    /// What follows case `c`'s id in a value of variant `t` at depth `d`:
+    /// `,"fields":{`, the members, `}}`.
+    pub(super) fn after_case(&self, t: usize, c: usize, d: usize) -> u32 {
+        let at = (self.first_case.get(t).copied().unwrap_or(0) + c) * ROWS + d;
+        self.after.get(at).copied().unwrap_or(INF)
     }
 }
 
