@@ -9,6 +9,7 @@ mod example;
 mod pin;
 mod provider_schema;
 mod schema;
+mod stream;
 mod verify;
 
 use crate::args::Command;
@@ -31,10 +32,18 @@ pub fn run(ctx: &mut Ctx, cmd: &Command) -> CmdResult {
         } => verify::run(ctx, source, root_type_id, schema_file),
         Command::Check { source } => check::run(ctx, source),
         Command::Decode {
+            chunk,
+            events,
             source,
             root_type_id,
             document,
-        } => decode::run(ctx, source, root_type_id, document.as_deref()),
+        } => decode::run(
+            ctx,
+            &stream::Feed::new(*chunk, *events),
+            source,
+            root_type_id,
+            document.as_deref(),
+        ),
         Command::Example {
             source,
             root_type_id,
@@ -47,10 +56,21 @@ pub fn run(ctx: &mut Ctx, cmd: &Command) -> CmdResult {
         } => provider_schema::run(ctx, *dialect, *losses, source, root_type_id),
         Command::Admit {
             dialect,
+            chunk,
+            events,
+            sse,
             source,
             root_type_id,
             file,
-        } => admit::run(ctx, *dialect, source, root_type_id, file.as_deref()),
+        } => admit::run(
+            ctx,
+            *dialect,
+            &stream::Feed::new(*chunk, *events),
+            *sse,
+            source,
+            root_type_id,
+            file.as_deref(),
+        ),
         Command::Pin {
             check,
             package,
