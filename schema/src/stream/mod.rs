@@ -25,7 +25,7 @@
 //! asked for the canonical bytes, [`StreamDecoder::keep_canonical`]).
 //! Time is linear in the input for every chunking.
 //!
-//! `docs/DECODING.md` ("Streaming") says where a stream's diagnostic can
+//! `docs/STREAMING.md` (from `docs/DECODING.md`, "Streaming") says where a stream's diagnostic can
 //! differ from the whole-document one, and why.
 //!
 //! ```
