@@ -244,8 +244,8 @@ struct Diag {
 /// later call returns it again). A refusal carries, in
 /// [`Diagnostic::offset`], the 0-based offset of the first byte after which
 /// no continuation could be admitted, and the whole-document decoder's
-/// code, rule and pointer for that violation (`docs/DECODING.md`,
-/// "Streaming", lists where a later byte would have decided otherwise).
+/// code, rule and pointer for that violation (`docs/STREAMING.md` lists
+/// where a later byte would have decided otherwise).
 #[derive(Debug)]
 pub struct StreamDecoder<'s> {
     schema: &'s Schema,

@@ -25,8 +25,9 @@
 //! asked for the canonical bytes, [`StreamDecoder::keep_canonical`]).
 //! Time is linear in the input for every chunking.
 //!
-//! `docs/STREAMING.md` (from `docs/DECODING.md`, "Streaming") says where a stream's diagnostic can
-//! differ from the whole-document one, and why.
+//! `docs/STREAMING.md` (linked from `docs/DECODING.md`, "Streaming") says
+//! where a stream's diagnostic can differ from the whole-document one, and
+//! why.
 //!
 //! ```
 //! # use spx_schema::{*, graph::*};
