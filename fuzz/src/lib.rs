@@ -283,23 +283,6 @@ pub fn pieces<'b>(body: &'b [u8], sizes: &[usize]) -> Vec<&'b [u8]> {
     out
 }
 
-/// The leaves of a value with their pointers, as `FieldDone` names them.
-fn leaves(value: &spx_schema::Value, prefix: &str, out: &mut Vec<(String, spx_schema::Value)>) {
-    use spx_schema::Value;
-    let fields = match value {
-        Value::Record(f) | Value::Variant { fields: f, .. } => f,
-        _ => return,
-    };
-    for (id, v) in fields {
-        let mut p = format!("{prefix}/fields");
-        spx_schema::quote::push_pointer_token(&mut p, id);
-        match v {
-            Value::Record(_) | Value::Variant { .. } => leaves(v, &p, out),
-            _ => out.push((p, v.clone())),
-        }
-    }
-}
-
 /// What a stream gave: its result, its `FieldDone` events, and whether a
 /// `feed` refused.
 type Run = (
@@ -350,7 +333,7 @@ fn check_run(
             assert_eq!(a, b, "{what}: the stream admits another value");
             assert!(!refused);
             let mut want_leaves = Vec::new();
-            leaves(&b.value, "/value", &mut want_leaves);
+            spx_tests::stream::leaves(&b.value, "/value", &mut want_leaves);
             let mut got_leaves = done.clone();
             if !ordered {
                 want_leaves.sort_by(|x, y| x.0.cmp(&y.0));
