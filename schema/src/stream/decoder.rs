@@ -432,13 +432,7 @@ impl<'s> StreamDecoder<'s> {
     }
 
     fn feed_checked(&mut self, chunk: &[u8]) -> Result<(), Diagnostic> {
-        // Step 1: the byte at offset 65536 can never be admitted.
-        let room = MAX.saturating_sub(self.fed) as usize;
-        let over = chunk.len() > room;
-        let chunk = chunk.get(..room.min(chunk.len())).unwrap_or_default();
-        let start = self.fed;
-        self.fed += chunk.len() as u64;
-        let checked = self.utf8.check(chunk, start);
+        let (checked, over) = self.utf8.bounded(&mut self.fed, chunk);
         if let Some((c, at)) = checked.head {
             let mut tmp = [0u8; 4];
             let s: &str = c.encode_utf8(&mut tmp);

@@ -44,6 +44,20 @@ impl Utf8 {
     }
 
     /// Checks `chunk`, whose first byte is at offset `at` in the stream.
+    /// FORMAT.md §7 steps 1 and 2 for the next chunk of a stream that has
+    /// received `fed` bytes: the part of it within the size bound (the
+    /// byte at offset 65536 is never admitted), checked, and whether the
+    /// chunk went past the bound. `fed` advances by the part checked.
+    pub fn bounded<'c>(&mut self, fed: &mut u64, chunk: &'c [u8]) -> (Checked<'c>, bool) {
+        let max = crate::graph::limits::MAX_DOCUMENT_BYTES as u64;
+        let room = max.saturating_sub(*fed) as usize;
+        let over = chunk.len() > room;
+        let chunk = chunk.get(..room.min(chunk.len())).unwrap_or_default();
+        let start = *fed;
+        *fed += chunk.len() as u64;
+        (self.check(chunk, start), over)
+    }
+
     pub fn check<'c>(&mut self, chunk: &'c [u8], at: u64) -> Checked<'c> {
         let mut head = None;
         let mut rest = chunk;
