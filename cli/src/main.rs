@@ -6,7 +6,8 @@
 use clap::{Parser, Subcommand, ValueEnum};
 use spx_schema::binding::{self, SOURCE_UNREADABLE};
 use spx_schema::project::Dialect;
-use spx_schema::source::{Builtin, DeclKind, Module, TypeExpr};
+use spx_schema::source::workspace::Workspace;
+use spx_schema::source::{DeclKind, Module, TypeExpr};
 use spx_schema::{Diagnostic, Schema};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -53,7 +54,12 @@ enum Command {
         schema_file: PathBuf,
     },
     /// List the module's types, fields and cases with their stable ids.
-    Check { source: PathBuf },
+    Check {
+        /// Also list the notes: what the reader skipped without knowing it.
+        #[arg(long)]
+        verbose: bool,
+        source: PathBuf,
+    },
     /// Decode a value document (stdin when DOCUMENT is omitted) and print its canonical form.
     Decode {
         source: PathBuf,
@@ -228,11 +234,10 @@ fn run(cmd: &Command) -> CmdResult {
             let s = binding::verify_bundle(source, &display(source), root_type_id, &doc)?;
             Ok(format!("ok {} {}\n", s.root_type_id(), s.digest()).into_bytes())
         }
-        Command::Check { source } => {
-            let snap = binding::Snapshot::take(source, &display(source))?;
-            let module = snap.read_module()?;
-            snap.recheck()?;
-            Ok(check_listing(&module).into_bytes())
+        Command::Check { verbose, source } => {
+            let set = binding::SourceSet::read(source, &display(source))?;
+            set.recheck()?;
+            Ok(check_listing(set.workspace(), *verbose).into_bytes())
         }
         Command::Decode {
             source,
@@ -306,20 +311,7 @@ fn run(cmd: &Command) -> CmdResult {
 
 fn type_text(t: &TypeExpr) -> String {
     match t {
-        TypeExpr::Builtin(b) => match b {
-            Builtin::Bool => "bool",
-            Builtin::I32 => "i32",
-            Builtin::I64 => "i64",
-            Builtin::U8 => "u8",
-            Builtin::Usize => "usize",
-            Builtin::String => "string",
-            Builtin::Bytes => "Bytes",
-            Builtin::Char => "char",
-            Builtin::F32 => "f32",
-            Builtin::F64 => "f64",
-            Builtin::Str => "str",
-        }
-        .to_owned(),
+        TypeExpr::Builtin(b) => b.name().to_owned(),
         TypeExpr::Named { name, args, .. } if args.is_empty() => name.clone(),
         TypeExpr::Named { name, args, .. } => {
             format!(
@@ -329,6 +321,7 @@ fn type_text(t: &TypeExpr) -> String {
         }
         TypeExpr::Array { elem, len } => format!("[{}; {len}]", type_text(elem)),
         TypeExpr::Slice(e) => format!("Slice<{}>", type_text(e)),
+        TypeExpr::Container { kind, elem } => format!("{}<{}>", kind.name(), type_text(elem)),
         TypeExpr::Fn { params, ret } => {
             let p = params.iter().map(type_text).collect::<Vec<_>>().join(", ");
             match ret {
@@ -348,10 +341,27 @@ fn id_text(id: &str, persistent: bool) -> String {
     }
 }
 
-/// The `spx check` listing: one line per type, field and case, then the
-/// warnings.
-fn check_listing(m: &Module) -> String {
-    let mut out = format!("module {}\n", m.name);
+/// The `spx check` listing of every module (a project's in manifest order),
+/// then the warnings, then with `verbose` the notes.
+fn check_listing(w: &Workspace, verbose: bool) -> String {
+    let mut out = String::new();
+    for m in &w.modules {
+        module_listing(&mut out, m);
+    }
+    for d in w.warnings() {
+        out.push_str(&format!("{d}\n"));
+    }
+    if verbose {
+        for d in w.all_notes() {
+            out.push_str(&format!("{d}\n"));
+        }
+    }
+    out
+}
+
+/// One module's lines of the listing: one line per type, field and case.
+fn module_listing(out: &mut String, m: &Module) {
+    out.push_str(&format!("module {}\n", m.name));
     for d in m.decls.iter().filter(|d| !d.prelude) {
         let params = if d.params.is_empty() {
             String::new()
@@ -373,7 +383,7 @@ fn check_listing(m: &Module) -> String {
             ));
         };
         for f in &d.fields {
-            field_line(&mut out, "  ", f);
+            field_line(out, "  ", f);
         }
         if d.kind == DeclKind::Variant {
             for c in &d.cases {
@@ -383,13 +393,9 @@ fn check_listing(m: &Module) -> String {
                     id_text(&c.stable_id, c.persistent)
                 ));
                 for f in &c.fields {
-                    field_line(&mut out, "    ", f);
+                    field_line(out, "    ", f);
                 }
             }
         }
     }
-    for w in &m.warnings {
-        out.push_str(&format!("{w}\n"));
-    }
-    out
 }

@@ -55,13 +55,13 @@ pub fn expand(input: &MacroInput, manifest_dir: Option<&Path>) -> TokenStream {
                 if let Some(src) = &input.source {
                     for e in name_errors {
                         let at = loaded
-                            .module
+                            .workspace
                             .as_ref()
-                            .and_then(|m| load::position_of(m, &e.stable_id));
+                            .and_then(|w| load::position_of(w, &e.stable_id));
                         let text = match at {
-                            Some(p) => format!(
+                            Some((path, p)) => format!(
                                 "{}:{}:{}: error[{}]: {}",
-                                src.value(),
+                                path,
                                 p.line,
                                 p.column,
                                 load::NAME.as_str(),

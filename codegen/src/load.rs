@@ -1,11 +1,12 @@
-//! Stage 2: read the `.spx` once, derive every root, check every pin.
+//! Stage 2: read the `.spx` (or the project a `semaprax.toml` lists) once,
+//! derive every root, check every pin.
 
 use super::emit::RootExtras;
 use super::input::{MacroInput, RootArg};
-use spx_schema::binding::Snapshot;
+use spx_schema::binding::SourceSet;
 use spx_schema::diag::{Code, Diagnostic, Location};
 use spx_schema::lock::{self, MacroPins, MacroSource};
-use spx_schema::source::{Module, Pos};
+use spx_schema::source::workspace::Workspace;
 use spx_schema::Schema;
 use std::path::{Path, PathBuf};
 use syn::LitStr;
@@ -23,12 +24,13 @@ pub const INTERNAL: Code = Code("SPX-M003");
 
 /// What stage 2 produced.
 pub struct Loaded {
-    /// The module, when it was read.
-    pub module: Option<Module>,
+    /// The module (or the project's modules), when it was read.
+    pub workspace: Option<Workspace>,
     /// Every root's schema, when every root derived (even if a pin is
     /// wrong, so that the items can still be generated).
     pub roots: Option<Vec<(Schema, RootExtras)>>,
-    /// The files read, absolute, for `include_bytes!`.
+    /// The files read (a project's manifest and every module), absolute,
+    /// for `include_bytes!`.
     pub dependencies: Vec<PathBuf>,
     /// Every error, on the argument it concerns.
     pub errors: Vec<syn::Error>,
@@ -88,7 +90,7 @@ impl Args<'_> {
 /// check each pin, recheck the snapshot.
 pub fn load(input: &MacroInput, manifest_dir: Option<&Path>) -> Loaded {
     let mut out = Loaded {
-        module: None,
+        workspace: None,
         roots: None,
         dependencies: Vec::new(),
         errors: input.errors.clone(),
@@ -96,13 +98,13 @@ pub fn load(input: &MacroInput, manifest_dir: Option<&Path>) -> Loaded {
     let Some(mut args) = check_arguments(input, manifest_dir, &mut out.errors) else {
         return out;
     };
-    let Some((snap, module)) = read_source(&args, &mut out) else {
+    let Some(set) = read_source(&args, &mut out) else {
         return out;
     };
     let mut all_derived = true;
     let mut roots = Vec::with_capacity(input.roots.len());
     for r in &input.roots {
-        let Some(schema) = derive_root(&args, &module, r, &mut out.errors) else {
+        let Some(schema) = derive_root(&args, &set, r, &mut out.errors) else {
             all_derived = false;
             continue;
         };
@@ -116,11 +118,11 @@ pub fn load(input: &MacroInput, manifest_dir: Option<&Path>) -> Loaded {
         ));
     }
     out.dependencies.extend(args.pins.lock_file());
-    all_derived &= recheck_snapshot(&args, &snap, &mut out.errors);
+    all_derived &= recheck_snapshot(&args, &set, &mut out.errors);
     if all_derived && !roots.is_empty() {
         out.roots = Some(roots);
     }
-    out.module = Some(module);
+    out.workspace = Some(set.into_workspace());
     out
 }
 
@@ -178,25 +180,28 @@ fn check_arguments<'a>(
     })
 }
 
-/// Phase 2: one snapshot of the source, read as a module.
-fn read_source(args: &Args<'_>, out: &mut Loaded) -> Option<(Snapshot, Module)> {
-    let snap = match Snapshot::take(&args.path, &args.display) {
-        Ok(s) => s,
-        Err(d) => {
-            out.errors.push(args.error(render(
-                &d,
-                &args.display,
-                Some("the path is relative to the calling crate's CARGO_MANIFEST_DIR"),
-            )));
-            return None;
+/// Phase 2: one snapshot of the source (of a project's manifest and each
+/// of its modules), read as modules.
+fn read_source(args: &Args<'_>, out: &mut Loaded) -> Option<SourceSet> {
+    match SourceSet::read(&args.path, &args.display) {
+        Ok(set) => {
+            out.dependencies.extend(set.files().map(Path::to_path_buf));
+            Some(set)
         }
-    };
-    out.dependencies.push(args.path.clone());
-    match snap.read_module() {
-        Ok(module) => Some((snap, module)),
         Err(diags) => {
+            // Depend on what exists, so a fix triggers a new expansion.
+            if args.path.is_file() {
+                out.dependencies.push(args.path.clone());
+            }
+            let unreadable = |d: &Diagnostic| d.code == spx_schema::binding::SOURCE_UNREADABLE;
             for d in diags.iter().filter(|d| d.is_error()) {
-                out.errors.push(args.error(render(d, &args.display, None)));
+                let note = (unreadable(d)
+                    && d.location
+                        == Location::File {
+                            path: args.display.clone(),
+                        })
+                .then_some("the path is relative to the calling crate's CARGO_MANIFEST_DIR");
+                out.errors.push(args.error(render(d, &args.display, note)));
             }
             None
         }
@@ -207,12 +212,12 @@ fn read_source(args: &Args<'_>, out: &mut Loaded) -> Option<(Snapshot, Module)> 
 /// read it back is an engine bug, reported but not fatal).
 fn derive_root(
     args: &Args<'_>,
-    module: &Module,
+    set: &SourceSet,
     r: &RootArg,
     errors: &mut Vec<syn::Error>,
 ) -> Option<Schema> {
     let root = r.root.value();
-    let schema = match Schema::derive(module, &root) {
+    let schema = match set.derive(&root) {
         Ok(s) => s,
         Err(d) => {
             errors.push(syn::Error::new(
@@ -263,40 +268,29 @@ fn check_pin(args: &mut Args<'_>, r: &RootArg, schema: &Schema, errors: &mut Vec
     }
 }
 
-/// Phase 5: the source still holds the snapshot's bytes (FORMAT.md §5).
-fn recheck_snapshot(args: &Args<'_>, snap: &Snapshot, errors: &mut Vec<syn::Error>) -> bool {
-    match snap.recheck() {
+/// Phase 5: every file read still holds its snapshot's bytes (FORMAT.md
+/// §5).
+fn recheck_snapshot(args: &Args<'_>, set: &SourceSet, errors: &mut Vec<syn::Error>) -> bool {
+    match set.recheck() {
         Ok(()) => true,
-        Err(d) => {
-            errors.push(args.error(render(&d, &args.display, None)));
+        Err(ds) => {
+            for d in ds {
+                errors.push(args.error(render(&d, &args.display, None)));
+            }
             false
         }
     }
 }
 
-/// Where the declaration, field or case with this stable id is named.
-pub fn position_of(module: &Module, stable_id: &str) -> Option<Pos> {
-    for d in &module.decls {
-        if d.stable_id == stable_id {
-            return Some(d.pos);
-        }
-        for f in &d.fields {
-            if f.stable_id == stable_id {
-                return Some(f.pos);
-            }
-        }
-        for c in &d.cases {
-            if c.stable_id == stable_id {
-                return Some(c.pos);
-            }
-            for f in &c.fields {
-                if f.stable_id == stable_id {
-                    return Some(f.pos);
-                }
-            }
-        }
-    }
-    None
+/// Where the declaration, field or case with this stable id is named: the
+/// module's path as displayed, and the position.
+pub fn position_of<'w>(
+    workspace: &'w Workspace,
+    stable_id: &str,
+) -> Option<(&'w str, spx_schema::source::Pos)> {
+    workspace
+        .position_of(stable_id)
+        .map(|(m, p)| (m.path.as_str(), p))
 }
 
 #[cfg(test)]

@@ -120,11 +120,17 @@ pub struct Derived {
     pub source: String,
     /// The derived schema.
     pub schema: Schema,
+    /// Every file read to derive it: the `.spx` module, or a project's
+    /// manifest and each of its modules (for `cargo:rerun-if-changed`).
+    pub files: Vec<std::path::PathBuf>,
 }
 
 /// Derives every root of every source (a root configured twice for one
 /// source once), collecting every diagnostic: SPX-B001 `build.source_path`
-/// for a path that is not package-relative, and those of derivation.
+/// for a path that is not package-relative, and those of reading and
+/// derivation. A source may be a `.spx` module or a project's
+/// `semaprax.toml`; each is read once, from one snapshot of every file,
+/// re-checked after its roots are derived.
 pub fn derive_all(package_dir: &Path, sources: &[Source]) -> Result<Vec<Derived>, Vec<Diagnostic>> {
     let mut out: Vec<Derived> = Vec::new();
     let mut errors = Vec::new();
@@ -136,20 +142,35 @@ pub fn derive_all(package_dir: &Path, sources: &[Source]) -> Result<Vec<Derived>
                 continue;
             }
         };
+        let set = match crate::binding::SourceSet::read(&package_dir.join(&path), &path) {
+            Ok(set) => set,
+            Err(ds) => {
+                errors.extend(ds);
+                continue;
+            }
+        };
+        let files: Vec<std::path::PathBuf> = set.files().map(Path::to_path_buf).collect();
+        let mut derived = Vec::new();
         for root in &s.roots {
             if out
                 .iter()
-                .any(|d| d.source == path && d.schema.root_type_id() == root)
+                .chain(derived.iter())
+                .any(|d: &Derived| d.source == path && d.schema.root_type_id() == root)
             {
                 continue;
             }
-            match crate::binding::compile_file(&package_dir.join(&path), &path, root) {
-                Ok(schema) => out.push(Derived {
+            match set.derive(root) {
+                Ok(schema) => derived.push(Derived {
                     source: path.clone(),
                     schema,
+                    files: files.clone(),
                 }),
-                Err(ds) => errors.extend(ds),
+                Err(d) => errors.push(d),
             }
+        }
+        match set.recheck() {
+            Ok(()) => out.extend(derived),
+            Err(ds) => errors.extend(ds),
         }
     }
     if errors.is_empty() {
