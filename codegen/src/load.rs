@@ -443,4 +443,58 @@ mod tests {
             )]
         );
     }
+
+    #[test]
+    fn a_project_source_depends_on_its_manifest_and_every_module() {
+        let pkg = Package::new("project", None);
+        std::fs::write(
+            pkg.0.join("agents/semaprax.toml"),
+            "schema = \"semaprax.project.v1\"\nname = \"t\"\nentry = \"t.app\"\nsources = [\"app.spx\", \"p.spx\"]\n",
+        )
+        .unwrap();
+        std::fs::write(
+            pkg.0.join("agents/app.spx"),
+            "module t.app;\nuse type @id(\"t.flag\") from t as Flag;\n@id(\"t.holder\")\nrecord Holder {\n    @id(\"t.holder.flag\")\n    flag: Flag,\n}\n",
+        )
+        .unwrap();
+        let single = spx_schema::source::read_module(
+            "one.spx",
+            "module one;\n@id(\"t.holder\")\nrecord Holder {\n    @id(\"t.holder.flag\")\n    flag: Flag,\n}\n@id(\"t.flag\")\nrecord Flag {\n    @id(\"t.flag.on\")\n    on: bool,\n}\n",
+        )
+        .unwrap();
+        let digest = Schema::derive(&single, "t.holder")
+            .unwrap()
+            .digest()
+            .to_owned();
+        let (loaded, errors) = pkg.load(&format!(
+            "source: \"agents/semaprax.toml\", root: \"t.holder\", digest: \"{digest}\""
+        ));
+        assert_eq!(errors, Vec::<String>::new());
+        assert_eq!(
+            loaded.dependencies,
+            [
+                pkg.0.join("agents/semaprax.toml"),
+                pkg.0.join("agents/app.spx"),
+                pkg.0.join("agents/p.spx"),
+            ]
+        );
+        let roots = loaded.roots.unwrap();
+        assert_eq!(roots[0].0.digest(), digest);
+        // A module's error names the module's file.
+        std::fs::write(
+            pkg.0.join("agents/p.spx"),
+            "module t;\nrecord R { x: Nope, }\n",
+        )
+        .unwrap();
+        let (loaded, errors) = pkg.load(&format!(
+            "source: \"agents/semaprax.toml\", root: \"t.holder\", digest: \"{digest}\""
+        ));
+        assert!(loaded.roots.is_none());
+        assert_eq!(errors.len(), 1);
+        assert!(
+            errors[0].starts_with("agents/p.spx:2:15: error[SPX-S110]: "),
+            "{}",
+            errors[0]
+        );
+    }
 }
