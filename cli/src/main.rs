@@ -1,7 +1,11 @@
 //! `spx`: the command-line door onto the spx-schema engine.
 //!
+//! Every SOURCE is a `.spx` module or a project's `semaprax.toml` (a file
+//! whose name ends in `.toml`): then the modules it lists are read together.
+//!
 //! Exit status: 0 on success, 1 on a refusal (the first line of stderr is
-//! `error[<CODE>]: <message>`), 2 on a usage error or an unreadable file.
+//! `error[<CODE>]: <message>`), 2 on a usage error or an unreadable file
+//! (a manifest that cannot be read as one included).
 
 use clap::{Parser, Subcommand, ValueEnum};
 use spx_schema::binding::{self, SOURCE_UNREADABLE};
@@ -53,7 +57,7 @@ enum Command {
         root_type_id: String,
         schema_file: PathBuf,
     },
-    /// List the module's types, fields and cases with their stable ids.
+    /// List the types, fields and cases of the module (or of every module of a project) with their stable ids.
     Check {
         /// Also list the notes: what the reader skipped without knowing it.
         #[arg(long)]
