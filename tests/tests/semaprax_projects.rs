@@ -164,15 +164,7 @@ fn the_manifest_v1_shape_reads_and_a_module_may_declare_result() {
 
 #[test]
 fn chains_resolve_through_every_module_and_files_are_listed() {
-    let dir = TempDir::with(
-        "chain",
-        &[
-            ("semaprax.toml", MANIFEST_ABC),
-            ("a.spx", A),
-            ("b.spx", B),
-            ("c.spx", C),
-        ],
-    );
+    let dir = TempDir::with("chain", &abc(A, B, C));
     let set = SourceSet::read(&dir.path().join("semaprax.toml"), "semaprax.toml").unwrap();
     let files: Vec<PathBuf> = set.files().map(Path::to_path_buf).collect();
     assert_eq!(
@@ -200,6 +192,24 @@ fn chains_resolve_through_every_module_and_files_are_listed() {
 
 // ------------------------------------------------------------- refusals
 
+/// The files of the three-module project p.a -> p.b -> p.c, with these
+/// module texts.
+fn abc<'t>(a: &'t str, b: &'t str, c: &'t str) -> [(&'static str, &'t str); 4] {
+    [
+        ("semaprax.toml", MANIFEST_ABC),
+        ("a.spx", a),
+        ("b.spx", b),
+        ("c.spx", c),
+    ]
+}
+
+/// (code, `path:line:col`) of every diagnostic.
+fn codes_at(errs: &[Diagnostic]) -> Vec<(&'static str, String)> {
+    errs.iter()
+        .map(|d| (d.code.as_str(), d.location.to_string()))
+        .collect()
+}
+
 /// Reads the project in `files` and derives `root`; the errors.
 fn refused(name: &str, files: &[(&str, &str)], root: &str) -> Vec<Diagnostic> {
     let dir = TempDir::with(name, files);
@@ -209,16 +219,7 @@ fn refused(name: &str, files: &[(&str, &str)], root: &str) -> Vec<Diagnostic> {
 #[test]
 fn an_import_from_a_module_not_in_the_project_is_refused_at_the_use() {
     let b = B.replace("from p.c", "from p.cc");
-    let errs = refused(
-        "unknown-module",
-        &[
-            ("semaprax.toml", MANIFEST_ABC),
-            ("a.spx", A),
-            ("b.spx", &b),
-            ("c.spx", C),
-        ],
-        "p.a",
-    );
+    let errs = refused("unknown-module", &abc(A, &b, C), "p.a");
     assert_eq!(errs.len(), 1, "{errs:?}");
     assert_eq!(
         located(&errs[0]),
@@ -248,31 +249,14 @@ fn an_import_from_a_module_not_in_the_project_is_refused_at_the_use() {
         .unwrap()
         .contains("`p.a`, `p.b`, `p.c`"));
     // A root that does not reach the import derives.
-    let dir = TempDir::with(
-        "unknown-module-unreached",
-        &[
-            ("semaprax.toml", MANIFEST_ABC),
-            ("a.spx", A),
-            ("b.spx", &b),
-            ("c.spx", C),
-        ],
-    );
+    let dir = TempDir::with("unknown-module-unreached", &abc(A, &b, C));
     binding::compile_file(&dir.path().join("semaprax.toml"), "semaprax.toml", "p.c").unwrap();
 }
 
 #[test]
 fn an_import_of_an_id_its_module_does_not_declare_is_refused_at_the_use() {
     let b = B.replace("@id(\"p.c\") from", "@id(\"p.see\") from");
-    let errs = refused(
-        "unknown-id",
-        &[
-            ("semaprax.toml", MANIFEST_ABC),
-            ("a.spx", A),
-            ("b.spx", &b),
-            ("c.spx", C),
-        ],
-        "p.a",
-    );
+    let errs = refused("unknown-id", &abc(A, &b, C), "p.a");
     assert_eq!(errs.len(), 1, "{errs:?}");
     assert_eq!(
         located(&errs[0]),
@@ -292,16 +276,7 @@ fn an_import_of_an_id_its_module_does_not_declare_is_refused_at_the_use() {
 fn an_alias_that_collides_is_refused_at_the_use() {
     // The alias `C` is also a type declared in the importing module.
     let b = format!("{B}@id(\"p.b.own\")\nrecord C {{\n}}\n");
-    let errs = refused(
-        "alias",
-        &[
-            ("semaprax.toml", MANIFEST_ABC),
-            ("a.spx", A),
-            ("b.spx", &b),
-            ("c.spx", C),
-        ],
-        "p.a",
-    );
+    let errs = refused("alias", &abc(A, &b, C), "p.a");
     let got: Vec<(&str, &str, String)> = errs
         .iter()
         .map(|d| (d.code.as_str(), d.rule, d.location.to_string()))
@@ -312,16 +287,7 @@ fn an_alias_that_collides_is_refused_at_the_use() {
     );
     // Two aliases of one name.
     let a = A.replace("as B;\n", "as B;\nuse type @id(\"p.c\") from p.c as B;\n");
-    let errs = refused(
-        "alias-twice",
-        &[
-            ("semaprax.toml", MANIFEST_ABC),
-            ("a.spx", &a),
-            ("b.spx", B),
-            ("c.spx", C),
-        ],
-        "p.a",
-    );
+    let errs = refused("alias-twice", &abc(&a, B, C), "p.a");
     let got: Vec<(&str, String)> = errs
         .iter()
         .map(|d| (d.code.as_str(), d.location.to_string()))
@@ -332,16 +298,7 @@ fn an_alias_that_collides_is_refused_at_the_use() {
 #[test]
 fn two_modules_declaring_one_stable_id_are_refused_at_the_second() {
     let c = C.replace("@id(\"p.c.n\")", "@id(\"p.b.c\")");
-    let errs = refused(
-        "duplicate-id",
-        &[
-            ("semaprax.toml", MANIFEST_ABC),
-            ("a.spx", A),
-            ("b.spx", B),
-            ("c.spx", &c),
-        ],
-        "p.c",
-    );
+    let errs = refused("duplicate-id", &abc(A, B, &c), "p.c");
     assert_eq!(errs.len(), 1, "{errs:?}");
     assert_eq!(
         located(&errs[0]),
@@ -356,16 +313,7 @@ fn two_modules_declaring_one_stable_id_are_refused_at_the_second() {
 #[test]
 fn two_sources_declaring_one_module_are_refused() {
     let c = C.replace("module p.c;", "module p.b;");
-    let errs = refused(
-        "duplicate-module",
-        &[
-            ("semaprax.toml", MANIFEST_ABC),
-            ("a.spx", A),
-            ("b.spx", B),
-            ("c.spx", &c),
-        ],
-        "p.a",
-    );
+    let errs = refused("duplicate-module", &abc(A, B, &c), "p.a");
     assert_eq!(
         located(&errs[0]),
         (
@@ -420,22 +368,9 @@ fn a_missing_source_is_refused_at_its_manifest_entry() {
 fn every_module_error_is_reported_with_its_file() {
     let b = B.replace("c: C,", "c: Missing,");
     let c = C.replace("n: i64,", "n: i64 ;");
-    let errs = refused(
-        "module-errors",
-        &[
-            ("semaprax.toml", MANIFEST_ABC),
-            ("a.spx", A),
-            ("b.spx", &b),
-            ("c.spx", &c),
-        ],
-        "p.a",
-    );
-    let got: Vec<(&str, String)> = errs
-        .iter()
-        .map(|d| (d.code.as_str(), d.location.to_string()))
-        .collect();
+    let errs = refused("module-errors", &abc(A, &b, &c), "p.a");
     assert_eq!(
-        got,
+        codes_at(&errs),
         [
             ("SPX-S110", "b.spx:6:8".to_owned()),
             ("SPX-P002", "c.spx:5:12".to_owned())
@@ -509,15 +444,7 @@ fn a_single_file_import_is_unresolved_and_says_where_to_look() {
 
 #[test]
 fn a_concurrent_edit_of_the_second_module_fails_closed() {
-    let dir = TempDir::with(
-        "race",
-        &[
-            ("semaprax.toml", MANIFEST_ABC),
-            ("a.spx", A),
-            ("b.spx", B),
-            ("c.spx", C),
-        ],
-    );
+    let dir = TempDir::with("race", &abc(A, B, C));
     let manifest = dir.path().join("semaprax.toml");
     // Rewritten with the same bytes: success.
     let s = binding::compile_file_with_hook(&manifest, "semaprax.toml", "p.a", || {
