@@ -18,7 +18,10 @@
 //! sources = ["src/app.spx", "src/schema.spx"]
 //! ```
 //!
-//! Only `schema` and `sources` are required; `name` and `entry` are read
+//! The repository's manifests carry later versions of both schemas
+//! (`semaprax.project.v3` … `v13`, `semaprax.manifest.v2`); each version only
+//! adds keys, so every `semaprax.project.vN` and `semaprax.manifest.vN` is
+//! read the same way. Only `schema` and `sources` are required; `name` and `entry` are read
 //! when present; every other key (`web_exports`, `tests`, `[exports]`,
 //! `[dependencies]`, …) is ignored, since a schema does not need it. The
 //! paths in `sources` are relative to the manifest's directory.
@@ -30,8 +33,22 @@
 use super::model::Pos;
 use crate::diag::{Code, Diagnostic};
 
-/// The `schema` values a manifest may have.
-pub const MANIFEST_SCHEMAS: [&str; 2] = ["semaprax.project.v1", "semaprax.manifest.v1"];
+/// The two families of `schema` values a manifest may have: each is followed
+/// by a version, `v1`, `v2`, … (see [`is_manifest_schema`]).
+pub const MANIFEST_SCHEMAS: [&str; 2] = ["semaprax.project.v", "semaprax.manifest.v"];
+
+/// Whether `schema` names a manifest this build reads: one of
+/// [`MANIFEST_SCHEMAS`] followed by a version number (`semaprax.project.v1`,
+/// `semaprax.project.v13`, `semaprax.manifest.v2`, …).
+pub fn is_manifest_schema(schema: &str) -> bool {
+    MANIFEST_SCHEMAS.iter().any(|family| {
+        schema.strip_prefix(family).is_some_and(|version| {
+            !version.is_empty()
+                && !version.starts_with('0')
+                && version.bytes().all(|b| b.is_ascii_digit())
+        })
+    })
+}
 
 /// A file whose name ends with this is read as a project manifest wherever
 /// a source is named.
@@ -54,7 +71,7 @@ pub struct ManifestSource {
 pub struct Manifest {
     /// The manifest's path as the caller gave it (used in diagnostics).
     pub path: String,
-    /// `schema`: one of [`MANIFEST_SCHEMAS`].
+    /// `schema`: a version of one of [`MANIFEST_SCHEMAS`].
     pub schema: String,
     /// The project's name (`name`, or `[package] name`), when given.
     pub name: Option<String>,
@@ -154,7 +171,7 @@ pub fn parse_manifest(path: &str, text: &str) -> Result<Manifest, Diagnostic> {
             ))
         }
         Some(v) => match v.get_ref() {
-            DeValue::String(s) if MANIFEST_SCHEMAS.contains(&s.as_ref()) => s.to_string(),
+            DeValue::String(s) if is_manifest_schema(s) => s.to_string(),
             _ => {
                 return Err(refuse(
                     path,
@@ -162,7 +179,7 @@ pub fn parse_manifest(path: &str, text: &str) -> Result<Manifest, Diagnostic> {
                     "manifest.schema",
                     format!(
                         "manifest `{path}` has an unknown `schema` (this build reads {})",
-                        MANIFEST_SCHEMAS.map(|s| format!("\"{s}\"")).join(" and ")
+                        MANIFEST_SCHEMAS.map(|s| format!("\"{s}N\"")).join(" and ")
                     ),
                     v.span(),
                     EXPECTED,
@@ -302,6 +319,39 @@ mod tests {
     }
 
     #[test]
+    fn every_version_of_both_schemas_is_read() {
+        for (schema, read) in [
+            ("semaprax.project.v1", true),
+            ("semaprax.project.v13", true),
+            ("semaprax.manifest.v1", true),
+            ("semaprax.manifest.v2", true),
+            ("semaprax.project.v", false),
+            ("semaprax.project.v0", false),
+            ("semaprax.project.v01", false),
+            ("semaprax.project.v1a", false),
+            ("semaprax.project", false),
+            ("semaprax.workspace.v1", false),
+        ] {
+            assert_eq!(is_manifest_schema(schema), read, "{schema}");
+        }
+        // The shapes of the repository's later versions (additive keys).
+        let m = parse_manifest(
+            "semaprax.toml",
+            "schema = \"semaprax.project.v13\"\nname = \"https-client\"\nversion = \"1.0.0\"\nprofile = \"https-command-io.v1\"\nentry = \"https_client.app\"\nsources = [\"src/app.spx\", \"src/tests.spx\"]\ncommand = \"https-client.fetch\"\ncapabilities = [\"network.http\"]\n",
+        )
+        .unwrap();
+        assert_eq!(m.schema, "semaprax.project.v13");
+        assert_eq!(m.sources.len(), 2);
+        let m = parse_manifest(
+            "semaprax.toml",
+            "schema = \"semaprax.manifest.v2\"\n\n[package]\nname = \"native-law-example\"\n\n[modules]\nentry = \"native_law.app\"\nsources = [\"src/LAWS.spx\", \"src/app.spx\"]\nlaw_sources = [\"src/LAWS.spx\"]\n",
+        )
+        .unwrap();
+        assert_eq!(m.entry.as_deref(), Some("native_law.app"));
+        assert_eq!(m.sources.len(), 2);
+    }
+
+    #[test]
     fn what_cannot_be_read_is_refused_at_its_place() {
         for (text, rule, at) in [
             (
@@ -315,7 +365,7 @@ mod tests {
                 "m.toml:1:1",
             ),
             (
-                "schema = \"semaprax.project.v2\"\nsources = [\"a.spx\"]\n",
+                "schema = \"semaprax.workspace.v1\"\nsources = [\"a.spx\"]\n",
                 "manifest.schema",
                 "m.toml:1:10",
             ),
