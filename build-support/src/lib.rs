@@ -78,7 +78,8 @@
 //!
 //! ## Cargo directives
 //!
-//! [`Config::compile`] prints `cargo:rerun-if-changed` for every source,
+//! [`Config::compile`] prints `cargo:rerun-if-changed` for every source
+//! (for a project's `semaprax.toml`, also for every module it lists),
 //! for `spx.lock` (and for `Cargo.toml` when the configuration came from
 //! metadata), and `cargo:rerun-if-env-changed` for `SPX_UPDATE_PINS` and
 //! `CI`. Printing any `rerun-if-changed` replaces cargo's default (rerun
@@ -337,9 +338,11 @@ impl Config {
         Ok(config)
     }
 
-    /// Adds a `.spx` source, relative to the package root and
-    /// `/`-separated (a `\` is read as `/`). Roots given next with
-    /// [`Config::root`] attach to it. No source is configured by default.
+    /// Adds a `.spx` source, or a project's `semaprax.toml` (any file whose
+    /// name ends in `.toml`: its listed modules are read together),
+    /// relative to the package root and `/`-separated (a `\` is read as
+    /// `/`). Roots given next with [`Config::root`] attach to it. No source
+    /// is configured by default.
     ///
     /// The path is normalised lexically ([`spx_schema::lock::normalize_source`]):
     /// `./agents/planner.spx` and `agents//planner.spx` are
@@ -587,6 +590,21 @@ impl Config {
         let mut texts = Sources::new();
         let derived = pins::derive_all(&package_dir, &self.sources, from, &mut texts)
             .map_err(|ds| Error::with_sources(ds, texts.clone()))?;
+        if self.cargo_output {
+            // A project's modules, read through its manifest: cargo reruns
+            // the build when any of them changes.
+            let mut printed: Vec<PathBuf> = self
+                .sources
+                .iter()
+                .map(|s| package_dir.join(&s.path))
+                .collect();
+            for file in derived.iter().flat_map(|d| d.files.iter()) {
+                if !printed.contains(file) {
+                    println!("cargo:rerun-if-changed={}", file.display());
+                    printed.push(file.clone());
+                }
+            }
+        }
         let repin = Repin {
             update_env: self.policy == PinPolicy::FromEnv && in_build_script(),
             spx_pin: self.from_manifest,

@@ -71,7 +71,7 @@ pub enum Command {
         after_help = "Examples:\n  spx schema agents/planner.spx planner.proposal\n  cat agents/planner.spx | spx schema - planner.proposal"
     )]
     Schema {
-        /// The `.spx` module to read (`-` for standard input).
+        /// The `.spx` module, or a project's `semaprax.toml`, to read (`-`: one module from standard input).
         source: PathBuf,
         /// The stable id (`@id`) of the root record or variant.
         root_type_id: String,
@@ -81,7 +81,7 @@ pub enum Command {
         after_help = "Examples:\n  spx digest agents/planner.spx planner.proposal\n  spx --format json digest agents/planner.spx planner.proposal"
     )]
     Digest {
-        /// The `.spx` module to read (`-` for standard input).
+        /// The `.spx` module, or a project's `semaprax.toml`, to read (`-`: one module from standard input).
         source: PathBuf,
         /// The stable id (`@id`) of the root record or variant.
         root_type_id: String,
@@ -91,7 +91,7 @@ pub enum Command {
         after_help = "Examples:\n  spx verify agents/planner.spx planner.proposal planner.proposal.schema.json"
     )]
     Verify {
-        /// The `.spx` module to read (`-` for standard input).
+        /// The `.spx` module, or a project's `semaprax.toml`, to read (`-`: one module from standard input).
         source: PathBuf,
         /// The stable id (`@id`) of the root record or variant.
         root_type_id: String,
@@ -102,10 +102,13 @@ pub enum Command {
     /// warnings go to stderr. Exits 1 when a root that the enclosing
     /// package's [package.metadata.spx] lists for this source does not derive.
     #[command(
-        after_help = "Examples:\n  spx check agents/planner.spx\n  spx --format json check agents/planner.spx"
+        after_help = "Examples:\n  spx check agents/planner.spx\n  spx check --verbose agents/semaprax.toml\n  spx --format json check agents/planner.spx"
     )]
     Check {
-        /// The `.spx` module to read (`-` for standard input).
+        /// Also print the notes: what the reader skipped without knowing it.
+        #[arg(long)]
+        verbose: bool,
+        /// The `.spx` module, or a project's `semaprax.toml`, to read (`-`: one module from standard input).
         source: PathBuf,
     },
     /// Decode a value document and print its canonical form.
@@ -113,7 +116,7 @@ pub enum Command {
         after_help = "Examples:\n  spx decode agents/planner.spx planner.proposal value.json\n  spx example agents/planner.spx planner.proposal | spx decode agents/planner.spx planner.proposal -"
     )]
     Decode {
-        /// The `.spx` module to read (`-` for standard input).
+        /// The `.spx` module, or a project's `semaprax.toml`, to read (`-`: one module from standard input).
         source: PathBuf,
         /// The stable id (`@id`) of the root record or variant.
         root_type_id: String,
@@ -123,7 +126,7 @@ pub enum Command {
     /// Print one valid value document.
     #[command(after_help = "Examples:\n  spx example agents/planner.spx planner.proposal")]
     Example {
-        /// The `.spx` module to read (`-` for standard input).
+        /// The `.spx` module, or a project's `semaprax.toml`, to read (`-`: one module from standard input).
         source: PathBuf,
         /// The stable id (`@id`) of the root record or variant.
         root_type_id: String,
@@ -139,7 +142,7 @@ pub enum Command {
         /// Print the machine-readable loss report instead of the schema.
         #[arg(long)]
         losses: bool,
-        /// The `.spx` module to read (`-` for standard input).
+        /// The `.spx` module, or a project's `semaprax.toml`, to read (`-`: one module from standard input).
         source: PathBuf,
         /// The stable id (`@id`) of the root record or variant.
         root_type_id: String,
@@ -152,7 +155,7 @@ pub enum Command {
         /// draft2020 (default), openai, anthropic or gemini, in any case.
         #[arg(long, default_value = "draft2020", value_parser = dialect)]
         dialect: Dialect,
-        /// The `.spx` module to read (`-` for standard input).
+        /// The `.spx` module, or a project's `semaprax.toml`, to read (`-`: one module from standard input).
         source: PathBuf,
         /// The stable id (`@id`) of the root record or variant.
         root_type_id: String,

@@ -714,3 +714,76 @@ fn ids_in_status_lines_are_json_strings() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_project_manifest_is_a_source_with_the_bytes_of_one_module() {
+    for root in ["trip.plan", "trip.stop", "trip.point"] {
+        for cmd in ["schema", "digest", "example", "provider-schema"] {
+            let p = spx(&[cmd, "project/semaprax.toml", root]);
+            let s = spx(&[cmd, "trip-single.spx", root]);
+            assert!(
+                p.status.success(),
+                "{cmd} {root}: {}",
+                first_stderr_line(&p)
+            );
+            assert_eq!(p.stdout, s.stdout, "{cmd} {root}");
+        }
+    }
+    // `verify` takes the manifest too.
+    let doc = spx(&["schema", "trip-single.spx", "trip.plan"]).stdout;
+    let dir = std::env::temp_dir().join(format!("spx-cli-verify-{}", std::process::id()));
+    std::fs::write(&dir, &doc).unwrap();
+    let v = spx(&[
+        "verify",
+        "project/semaprax.toml",
+        "trip.plan",
+        dir.to_str().unwrap(),
+    ]);
+    let _ = std::fs::remove_file(&dir);
+    assert!(v.status.success(), "{}", first_stderr_line(&v));
+}
+
+#[test]
+fn check_lists_every_module_and_verbose_adds_the_notes() {
+    let o = spx(&["check", "project/semaprax.toml"]);
+    assert!(o.status.success());
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert_eq!(
+        text,
+        "module trip.app\nrecord Plan @id(\"trip.plan\")\n  field start: Point @id(\"trip.plan.start\")\n  field next: Stop @id(\"trip.plan.next\")\nmodule trip.stops\nrecord Stop @id(\"trip.stop\")\n  field at: Point @id(\"trip.stop.at\")\n  field minutes: i64 @id(\"trip.stop.minutes\")\nmodule trip.geo\nrecord Point @id(\"trip.point\")\n  field x: i64 @id(\"trip.point.x\")\n  field y: i64 @id(\"trip.point.y\")\n"
+    );
+    // The notes go to stderr with the warnings, rendered like them.
+    assert!(o.stderr.is_empty(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = spx(&["check", "--verbose", "project/semaprax.toml"]);
+    assert!(o.status.success());
+    let text = String::from_utf8(o.stderr).unwrap();
+    assert!(text.starts_with("note[SPX-N001]: skipped an item the reader does not know, starting with `__PLACEHOLDER__`\n"), "{text}");
+    assert!(text.contains("--> project/src/app.spx:13:1\n"), "{text}");
+    assert!(text.contains("= help: nothing to do if this is valid semaprax: a schema needs only record, variant, class and resource declarations, so the reader skips other items by their delimiters"), "{text}");
+}
+
+#[test]
+fn a_missing_listed_source_exits_1_and_an_unreadable_manifest_exits_2() {
+    let o = spx(&["schema", "broken-project.toml", "trip.point"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        first_stderr_line(&o),
+        "error[SPX-J005]: source `project/src/gone.spx` listed in the manifest does not exist (looked for `project/src/gone.spx`)"
+    );
+    let text = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        text.contains("--> broken-project.toml:4:35\n"),
+        "{text}"
+    );
+    let o = spx(&["--format", "json", "schema", "unreadable-project.toml", "r"]);
+    assert_eq!(o.status.code(), Some(2));
+    let line = first_stderr_line(&o);
+    assert!(
+        line.starts_with(
+            "{\"severity\":\"error\",\"code\":\"SPX-F001\",\"rule\":\"manifest.syntax\","
+        ),
+        "{line}"
+    );
+    let o = spx(&["check", "no-such-project/semaprax.toml"]);
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -32,6 +32,17 @@ impl Schema {
         Schema::from_graph(crate::derive::derive_graph(module, root_type_id)?)
     }
 
+    /// Derives the schema of `root_type_id` from the modules of a workspace
+    /// (one module, or a project's, where `use type` aliases resolve). A
+    /// project gives the bytes a single module declaring the same types
+    /// gives.
+    pub fn derive_workspace(
+        workspace: &crate::source::workspace::Workspace,
+        root_type_id: &str,
+    ) -> Result<Schema, Diagnostic> {
+        Schema::from_graph(crate::derive::derive_workspace(workspace, root_type_id)?)
+    }
+
     /// Reads a canonical schema document back (for example a pinned one, or
     /// the `SCHEMA_JSON` embedded in generated code). The result carries no
     /// display names. Refuses anything that does not re-render to exactly

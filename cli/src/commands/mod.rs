@@ -29,7 +29,7 @@ pub fn run(ctx: &mut Ctx, cmd: &Command) -> CmdResult {
             root_type_id,
             schema_file,
         } => verify::run(ctx, source, root_type_id, schema_file),
-        Command::Check { source } => check::run(ctx, source),
+        Command::Check { verbose, source } => check::run(ctx, source, *verbose),
         Command::Decode {
             source,
             root_type_id,

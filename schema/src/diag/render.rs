@@ -121,6 +121,7 @@ impl Renderer {
         let level = match d.severity {
             Severity::Error => Level::ERROR,
             Severity::Warning => Level::WARNING,
+            Severity::Note => Level::NOTE,
         };
         let mut title = d.message.clone();
         if self.rule_in_title && !d.message.ends_with(d.rule) {

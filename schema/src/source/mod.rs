@@ -5,9 +5,11 @@
 mod check;
 mod help;
 mod lex;
+pub mod manifest;
 pub mod model;
 mod parse;
 mod text;
+pub mod workspace;
 
 pub use text::BUILTIN_NAMES;
 
@@ -72,6 +74,26 @@ pub mod codes {
     pub const FUNCTION_FIELD: Code = Code("SPX-T287");
     /// `identity.automatic`: a warning for every automatic identity.
     pub const AUTOMATIC_IDENTITY: Code = Code("SPX-W001");
+    /// A note: `syntax.unknown_item` (an item the reader does not know was
+    /// skipped by its delimiters) or `syntax.unknown_character` (a
+    /// character the lexer does not know was skipped inside a skipped
+    /// construct).
+    pub const SKIPPED: Code = Code("SPX-N001");
+    /// `project.unknown_module`: a `use type` names a module that is not in
+    /// the project (refused when a derivation reaches it).
+    pub const UNKNOWN_MODULE: Code = Code("SPX-J001");
+    /// `project.unknown_id`: a `use type` names an id its module does not
+    /// declare (refused when a derivation reaches it).
+    pub const UNKNOWN_ID: Code = Code("SPX-J002");
+    /// `project.duplicate_id`: two modules of a project declare one
+    /// persistent stable id.
+    pub const PROJECT_DUPLICATE_ID: Code = Code("SPX-J003");
+    /// `project.duplicate_module`: two sources of a project declare one
+    /// module.
+    pub const DUPLICATE_MODULE: Code = Code("SPX-J004");
+    /// `project.source_missing`: a source listed in the manifest does not
+    /// exist.
+    pub const SOURCE_MISSING: Code = Code("SPX-J005");
 }
 
 /// Reads and checks one module. `path` is used only in diagnostics, exactly
