@@ -585,8 +585,9 @@ mod tests {
         ));
         assert!(loaded.roots.is_none());
         assert_eq!(errors.len(), 1);
+        assert!(errors[0].starts_with("error[SPX-S110]: "), "{}", errors[0]);
         assert!(
-            errors[0].starts_with("agents/p.spx:2:15: error[SPX-S110]: "),
+            errors[0].contains("--> agents/p.spx:2:15\n"),
             "{}",
             errors[0]
         );

@@ -104,8 +104,11 @@ impl Deriver<'_> {
         };
         if !self.project {
             return Err(self.refuse("type.unresolved", Some(site)).with_help(format!(
-                "`{}` is imported from module `{}`, which is not read from a single file: name the project's semaprax.toml (which lists that module) instead of `{}`",
-                import.alias, import.from, module.path
+                "`{}` is imported with `use type` (id {}) from module `{}`, which a single file cannot read: name the project's `semaprax.toml` (which lists that module) instead of `{}`, or declare the type in this module",
+                import.alias,
+                crate::quote::quote(&import.stable_id),
+                import.from,
+                module.path
             )));
         }
         let Some((t, target)) = workspace::module_named(self.modules, &import.from) else {

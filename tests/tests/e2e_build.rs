@@ -354,11 +354,11 @@ fn a_project_source_rebuilds_when_a_module_changes() {
     .unwrap();
     let stderr = host.build_err(&[]);
     assert!(
-        stderr.contains("  error[SPX-L003]: the schema of root \"fx.shape\" derived from \"agents/semaprax.toml\" no longer matches its pin in spx.lock\n"),
+        stderr.contains("error: spx-fixture-project@0.0.0: error[SPX-L003]: the schema of root \"fx.shape\" derived from \"agents/semaprax.toml\" no longer matches its pin in spx.lock\n"),
         "{stderr}"
     );
     assert!(
-        stderr.contains(&format!("  =     {}\n", DRIFT_LINES[0])),
+        stderr.contains(&format!("cargo::error=             {}\n", DRIFT_LINES[0])),
         "{stderr}"
     );
 }

@@ -373,7 +373,7 @@ fn every_module_error_is_reported_with_its_file() {
         codes_at(&errs),
         [
             ("SPX-S110", "b.spx:6:8".to_owned()),
-            ("SPX-P002", "c.spx:5:12".to_owned())
+            ("SPX-P002", "c.spx:5:11".to_owned())
         ]
     );
 }
@@ -436,7 +436,7 @@ fn a_single_file_import_is_unresolved_and_says_where_to_look() {
     );
     assert_eq!(
         d.help.as_deref(),
-        Some("`C` is imported from module `p.c`, which is not read from a single file: name the project's semaprax.toml (which lists that module) instead of `src/b.spx`")
+        Some("`C` is imported with `use type` (id \"p.c\") from module `p.c`, which a single file cannot read: name the project's `semaprax.toml` (which lists that module) instead of `src/b.spx`, or declare the type in this module")
     );
 }
 

@@ -389,7 +389,8 @@ fn unknown_items_and_characters_are_notes() {
 #[test]
 fn inside_the_declarations_a_schema_needs_the_reader_stays_strict() {
     for (text, code, at) in [
-        ("module m;\nrecord R { x: i64 | }", "SPX-P002", "2:19"),
+        // A missing comma is located just after the field (issue 13).
+        ("module m;\nrecord R { x: i64 | }", "SPX-P002", "2:18"),
         ("module m;\nrecord R { x: Vec<i64 }", "SPX-P002", "2:23"),
         ("module m;\nrecord R { # }", "SPX-P001", "2:12"),
         ("module m;\nclass C : { }", "SPX-P002", "2:11"),
@@ -398,7 +399,8 @@ fn inside_the_declarations_a_schema_needs_the_reader_stays_strict() {
             "SPX-P002",
             "2:11",
         ),
-        ("module m;\nvariant V { A | B, }", "SPX-P002", "2:15"),
+        // (just after the case, where its comma goes)
+        ("module m;\nvariant V { A | B, }", "SPX-P002", "2:14"),
         ("module m;\nresource H { ", "SPX-P003", "2:12"),
         (
             "module m;\n@derive(\"x\") fn f() {}\n@id(\"r\") @test record R {}",

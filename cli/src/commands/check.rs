@@ -250,9 +250,5 @@ fn json_module(m: &Module) -> String {
             )
         })
         .collect();
-    format!(
-        "\"module\":{},\"types\":[{}]",
-        q(&m.name),
-        types.join(",")
-    )
+    format!("\"module\":{},\"types\":[{}]", q(&m.name), types.join(","))
 }

@@ -129,19 +129,10 @@ pub(crate) fn explain(d: Diagnostic, modules: &[Module], project: bool, root: &s
     let site = span.and_then(|s| site_at(module, s));
     match (d.rule, site) {
         ("type.unresolved", None) => unknown_root(d, module, &all, root),
-        ("type.unresolved", Some(Site::Field(_, _, f))) => {
-            let help = match &f.ty {
-                TypeExpr::Named {
-                    name,
-                    target: Target::Alias { stable_id },
-                    ..
-                } => format!(
-                    "`{name}` is imported with `use type` (id {}); a single file cannot resolve a type of another module: declare the type in this module, or read the module as part of its project",
-                    q(stable_id)
-                ),
-                _ => "declare the type this field names in this module, with an `@id`".to_owned(),
-            };
-            d.with_help(help)
+        // (An alias a single file cannot resolve got its help from the
+        // derivation, which knows the import.)
+        ("type.unresolved", Some(Site::Field(..))) => {
+            d.with_help("declare the type this field names in this module, with an `@id`")
         }
         ("type.field.unsupported", Some(Site::Field(_, _, f))) => {
             widen(d, f).with_help(unsupported(&f.ty, &f.name))
@@ -337,7 +328,11 @@ const LISTED: usize = 8;
 /// the roots that do derive, closest first.
 fn unknown_root(d: Diagnostic, module: &Module, all: &Roots<'_>, root: &str) -> Diagnostic {
     let scope = if all.modules.len() > 1 {
-        let names: Vec<String> = all.modules.iter().map(|m| format!("`{}`", m.name)).collect();
+        let names: Vec<String> = all
+            .modules
+            .iter()
+            .map(|m| format!("`{}`", m.name))
+            .collect();
         format!("the project's modules ({})", names.join(", "))
     } else {
         format!("module `{}`", module.name)

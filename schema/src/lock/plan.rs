@@ -173,24 +173,22 @@ pub fn derive_all(
                 continue;
             }
         };
-        let set = match crate::binding::SourceSet::read_recording(
-            &package_dir.join(&path),
-            &path,
-            texts,
-        ) {
-            Ok(set) => set,
-            Err(ds) => {
-                // A source that cannot be read: say where it was configured.
-                errors.extend(ds.into_iter().map(|d| {
-                    if d.code == crate::binding::SOURCE_UNREADABLE {
-                        d.with_note(messages::source_origin(from, i + 1, &path))
-                    } else {
-                        d
-                    }
-                }));
-                continue;
-            }
-        };
+        let set =
+            match crate::binding::SourceSet::read_recording(&package_dir.join(&path), &path, texts)
+            {
+                Ok(set) => set,
+                Err(ds) => {
+                    // A source that cannot be read: say where it was configured.
+                    errors.extend(ds.into_iter().map(|d| {
+                        if d.code == crate::binding::SOURCE_UNREADABLE {
+                            d.with_note(messages::source_origin(from, i + 1, &path))
+                        } else {
+                            d
+                        }
+                    }));
+                    continue;
+                }
+            };
         let files: Vec<std::path::PathBuf> = set.files().map(Path::to_path_buf).collect();
         let mut derived = Vec::new();
         for root in &s.roots {

@@ -392,6 +392,13 @@ impl Parser<'_> {
     fn skip_unknown_item(&mut self) -> PResult<()> {
         let start = self.pos();
         let what = self.tok(0).describe();
+        // The keywords of other languages for what a schema needs: the
+        // item is skipped, so say what a schema would need instead.
+        let help = match self.tok(0) {
+            Tok::Ident(k) if k == "enum" => "if this is meant as a schema type, write `variant`: a `.spx` enum is a `variant`, each case with an `@id`; otherwise nothing to do: the reader skips items it does not know by their delimiters",
+            Tok::Ident(k) if k == "struct" => "if this is meant as a schema type, write `record`: a `.spx` struct is a `record`, each field with an `@id`; otherwise nothing to do: the reader skips items it does not know by their delimiters",
+            _ => "nothing to do if this is valid semaprax: a schema needs only record, variant, class and resource declarations, so the reader skips other items by their delimiters",
+        };
         self.skip(Self::at_item_start, Ends::SemicolonOrBlock)?;
         let msg = format!("skipped an item the reader does not know, starting with {what}");
         self.notes.push(note(
@@ -399,7 +406,7 @@ impl Parser<'_> {
             "syntax.unknown_item",
             msg,
             start.to(self.last()),
-            "nothing to do if this is valid semaprax: a schema needs only record, variant, class and resource declarations, so the reader skips other items by their delimiters",
+            help,
         ));
         Ok(())
     }
