@@ -1,5 +1,11 @@
 //! The strict decoder (FORMAT.md §6–7): every rule, precedence, boundaries,
 //! non-canonical input, round trips, fast path = spec-ordered path.
+//!
+//! Every document of this corpus is also given to the schema's Lark grammar
+//! (docs/GRAMMARS.md): the grammar refuses what the decoder refuses, and
+//! accepts what it admits within the bounds the grammar reports.
+
+mod grammar_support;
 
 use proptest::prelude::*;
 use spx_schema::decode::{decode, decode_fast_path, decode_spec_path};
@@ -102,6 +108,7 @@ fn refused(
         "paths disagree: {shown}"
     );
     assert!(decode_fast_path(s, bytes).is_none());
+    grammar_support::assert_refused(s, bytes);
     d
 }
 
@@ -129,6 +136,7 @@ fn admitted(s: &Schema, bytes: impl AsRef<[u8]>) -> Value {
     assert_eq!(decode_spec_path(s, bytes).as_ref(), Ok(&d));
     assert_eq!(decode_fast_path(s, bytes).as_ref(), Some(&d));
     assert_eq!(encode(s, &d.value).as_deref(), Ok(d.canonical.as_str()));
+    grammar_support::assert_accepted(s, bytes, &d.value);
     d.value
 }
 

@@ -1,0 +1,691 @@
+//! The Lark grammars (`spx provider-schema --dialect lark`, docs/GRAMMARS.md)
+//! run in llguidance with a byte-level tokenizer, against the strict
+//! decoder, in both directions:
+//!
+//! - soundness: every document the decoder refuses is refused by the
+//!   grammar (leaf-level tables of escapes, integers and byte arrays,
+//!   thousands of differential mutations, documents at 65535, 65536 and
+//!   65537 bytes, random schemas with ids that need escaping);
+//! - completeness: every document the decoder admits is accepted, unless
+//!   it lies beyond a bound the grammar reports as narrowed, and then it is
+//!   refused (the report is exact); documents right at each enforced bound
+//!   are accepted;
+//! - sampling: a random sampler under the grammar writes thousands of
+//!   documents per fixture root, every one admitted, reaching every case
+//!   and every field.
+//!
+//! The decode corpus (tests/decode.rs) checks the grammar on each of its
+//! documents too. `SPX_GRAMMAR_SAMPLES` (default 2000) sets the samples per
+//! root and `SPX_GRAMMAR_MUTATIONS` (default 4000) the mutations per
+//! fixture root.
+
+#[path = "project/fixtures.rs"]
+mod fixtures;
+mod grammar_support;
+mod prop_support;
+
+use grammar_support::{assert_accepted, assert_refused, check, grammar, Narrowed, Rng};
+use prop_support::{any_mutation, arb_schema_value, structural_mutation, XorShift};
+use proptest::prelude::*;
+use spx_schema::codec::envelope;
+use spx_schema::decode::decode;
+use spx_schema::encode::{encode, example};
+use spx_schema::graph::{FieldType, Repr, TypeKind};
+use spx_schema::project::grammar::{Enforced, Grammar as Model, MAX_STRING_CHARS};
+use spx_schema::project::{project, Dialect};
+use spx_schema::quote::quote;
+use spx_schema::{Schema, Value};
+use spx_tests::graph::{field, record, scalar, schema, variant};
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+fn knob(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Every fixture root: the projection fixtures, the decoder's sample, and
+/// every root of the `.spx` fixtures (read back from their golden schema
+/// documents).
+fn roots() -> Vec<(String, Schema)> {
+    let mut out: Vec<(String, Schema)> = fixtures::all()
+        .into_iter()
+        .map(|(n, s)| (n.to_owned(), s))
+        .collect();
+    out.push(("sample".into(), spx_tests::graph::sample()));
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("golden/schema");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    for f in files {
+        let doc = std::fs::read(&f).unwrap();
+        let s = Schema::parse_document(&doc).unwrap();
+        out.push((f.file_name().unwrap().to_string_lossy().into_owned(), s));
+    }
+    out
+}
+
+/// The document of `value`, with the envelope of `schema`.
+fn doc_of(schema: &Schema, value: &str) -> String {
+    format!(
+        "{}{value}{}",
+        envelope::prefix(schema.root_type_id(), schema.digest()),
+        envelope::END
+    )
+}
+
+// ------------------------------------------------------------ the printer
+
+#[test]
+fn every_fixture_grammar_compiles_and_accepts_its_example() {
+    for (name, s) in roots() {
+        let g = grammar(&s);
+        let doc = encode(&s, &example(&s)).unwrap();
+        assert!(g.accepts(doc.as_bytes()), "{name}: {doc}\n{}", g.text());
+        // Not a prefix, not an extension.
+        assert!(!g.accepts(&doc.as_bytes()[..doc.len() - 1]), "{name}");
+        assert!(!g.accepts(format!("{doc}\n").as_bytes()), "{name}");
+        assert!(!g.accepts(b""), "{name}");
+    }
+}
+
+#[test]
+fn the_projection_is_the_model_printed() {
+    for (name, s) in roots() {
+        let p = project(&s, Dialect::Lark).unwrap();
+        let m = Model::build(&s);
+        assert_eq!(p.document, m.lark(), "{name}");
+        assert_eq!(p.losses_json(), m.narrowings_json(), "{name}");
+        assert!(p.losses.is_empty() && p.schema_name.is_none());
+        // One rule per type, written once however often it is used.
+        for (i, t) in s.graph().types.iter().enumerate() {
+            let def = format!("\n{}: ", m.rules[i].name);
+            assert_eq!(
+                p.document.matches(&def).count(),
+                1,
+                "{name}: {}",
+                t.stable_id
+            );
+        }
+    }
+}
+
+#[test]
+fn dialect_lark_is_a_grammar_dialect() {
+    assert_eq!("lark".parse::<Dialect>().unwrap(), Dialect::Lark);
+    assert_eq!(Dialect::Lark.to_string(), "lark");
+    assert!(Dialect::Lark.is_grammar());
+    assert!(Dialect::ALL.iter().all(|d| !d.is_grammar()));
+    assert_eq!(Dialect::GRAMMARS, [Dialect::Lark]);
+    // What a model writes under the grammar is the document itself:
+    // admission is the strict decoder.
+    let s = spx_tests::graph::sample();
+    let doc = encode(&s, &example(&s)).unwrap();
+    let a = spx_schema::admit::admit(&s, Dialect::Lark, doc.as_bytes()).unwrap();
+    assert_eq!(a.canonical, doc);
+    let e = spx_schema::admit::admit(&s, Dialect::Lark, b"{\"fields\":{}}\n").unwrap_err();
+    assert_eq!(e, decode(&s, b"{\"fields\":{}}\n").unwrap_err());
+}
+
+// ------------------------------------------------------- leaf-level tables
+
+/// One record with one field of `repr`.
+fn one(repr: Repr) -> Schema {
+    schema(vec![record("g.one", vec![scalar("g.one.v", repr)])])
+}
+
+fn one_doc(s: &Schema, leaf: &str) -> String {
+    doc_of(s, &format!("{{\"fields\":{{\"g.one.v\":{leaf}}}}}"))
+}
+
+#[test]
+fn every_escape_and_every_character_of_the_first_256() {
+    let s = one(Repr::String);
+    let mut bodies: Vec<String> = Vec::new();
+    for c in (0u32..0x100).filter_map(char::from_u32) {
+        bodies.push(c.to_string());
+        bodies.push(format!("a{c}b"));
+        bodies.push(format!("\\{c}"));
+        for hex in [
+            format!("{:04x}", u32::from(c)),
+            format!("{:04X}", u32::from(c)),
+        ] {
+            bodies.push(format!("\\u{hex}"));
+        }
+    }
+    for odd in [
+        "\\ud834\\udd1e",
+        "\\ud800",
+        "\\u00",
+        "\\u00a",
+        "\\",
+        "\\\\\\",
+        "\u{2028}",
+        "\u{feff}",
+        "\u{fffd}",
+        "\u{10ffff}",
+        "𝄞",
+        "\\U0041",
+        "\\x41",
+    ] {
+        bodies.push(odd.to_owned());
+    }
+    let (mut admitted, mut refused) = (0, 0);
+    for b in &bodies {
+        let doc = one_doc(&s, &format!("\"{b}\""));
+        match decode(&s, doc.as_bytes()) {
+            Ok(d) => {
+                admitted += 1;
+                assert!(assert_accepted(&s, doc.as_bytes(), &d.value));
+            }
+            Err(_) => {
+                refused += 1;
+                assert_refused(&s, doc.as_bytes());
+            }
+        }
+    }
+    // Every character below U+0100 has exactly one admitted form.
+    assert!(
+        admitted > 256 + 200 && refused > 700,
+        "{admitted} {refused}"
+    );
+    // Invalid UTF-8 inside a string.
+    for bad in [
+        &b"\xff"[..],
+        b"\xc2",
+        b"\xc0\x80",
+        b"\xed\xa0\x80",
+        b"\xf4\x90\x80\x80",
+    ] {
+        let mut doc = one_doc(&s, "\"a\"").into_bytes();
+        let at = doc.len() - 5;
+        doc.splice(at..at, bad.iter().copied());
+        check(&s, &doc);
+    }
+}
+
+#[test]
+fn integers_at_and_past_every_bound() {
+    for repr in [Repr::I32, Repr::I64, Repr::U8, Repr::U64] {
+        let s = one(repr);
+        let (min, max) = repr.bounds().unwrap();
+        let mut texts: Vec<String> = vec![
+            min.into(),
+            max.into(),
+            "0".into(),
+            "-0".into(),
+            "00".into(),
+            "01".into(),
+            "+1".into(),
+            "-".into(),
+            "".into(),
+            "1e3".into(),
+            "1.0".into(),
+            " 1".into(),
+            "-1".into(),
+            "1".into(),
+            "9".repeat(40),
+            format!("-{}", "9".repeat(40)),
+        ];
+        // One past each bound, one within, and every length below.
+        for bound in [min, max] {
+            let (neg, digits) = match bound.strip_prefix('-') {
+                Some(d) => (true, d),
+                None => (false, bound),
+            };
+            let n: u128 = digits.parse().unwrap();
+            for m in [n.saturating_sub(1), n, n + 1, n * 10, n + 10] {
+                texts.push(format!("{}{m}", if neg { "-" } else { "" }));
+            }
+            for len in 1..digits.len() {
+                texts.push(format!("{}{}", if neg { "-" } else { "" }, "9".repeat(len)));
+                texts.push(format!(
+                    "{}1{}",
+                    if neg { "-" } else { "" },
+                    "0".repeat(len)
+                ));
+            }
+        }
+        let mut admitted = 0;
+        for t in &texts {
+            let doc = one_doc(&s, &format!("\"{t}\""));
+            if decode(&s, doc.as_bytes()).is_ok() {
+                admitted += 1;
+            }
+            check(&s, doc.as_bytes());
+            // Unquoted, never.
+            check(&s, one_doc(&s, t).as_bytes());
+        }
+        assert!(admitted > 8, "{repr:?}");
+    }
+}
+
+#[test]
+fn byte_arrays_at_and_past_every_bound() {
+    let s = one(Repr::Bytes);
+    let mut arrays: Vec<String> = [
+        "[]",
+        "[0]",
+        "[255]",
+        "[256]",
+        "[00]",
+        "[-0]",
+        "[-1]",
+        "[1.0]",
+        "[1,]",
+        "[,1]",
+        "[ 1]",
+        "[1e0]",
+        "[\"1\"]",
+        "[0,1,255]",
+        "[01]",
+        "[true]",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    for n in 0..=256u32 {
+        arrays.push(format!("[{n}]"));
+    }
+    for len in [4095, 4096, 4097] {
+        arrays.push(format!("[{}]", vec!["255"; len].join(",")));
+        arrays.push(format!("[{}]", vec!["0"; len].join(",")));
+    }
+    for a in &arrays {
+        check(&s, one_doc(&s, a).as_bytes());
+    }
+    let full = one_doc(&s, &format!("[{}]", vec!["255"; 4096].join(",")));
+    assert!(grammar(&s).accepts(full.as_bytes()));
+}
+
+#[test]
+fn bools_and_shapes() {
+    let s = one(Repr::Bool);
+    for leaf in [
+        "true", "false", "True", "1", "\"true\"", "null", "tru", "falsee",
+    ] {
+        check(&s, one_doc(&s, leaf).as_bytes());
+    }
+    assert!(grammar(&s).accepts(one_doc(&s, "false").as_bytes()));
+}
+
+// ------------------------------------------------------------- the bounds
+
+#[test]
+fn strings_are_accepted_up_to_1024_characters_of_any_width() {
+    let s = one(Repr::String);
+    let n = Narrowed::of(&s);
+    assert_eq!(n.fields["g.one.v"], ("max_chars".to_owned(), 1024));
+    let g = grammar(&s);
+    for c in ['a', 'é', '€', '𝄞', '\u{1}', '\u{85}', '"'] {
+        let at = c.to_string().repeat(MAX_STRING_CHARS);
+        let doc = one_doc(&s, &quote(&at));
+        assert!(g.accepts(doc.as_bytes()), "{c:?} × 1024");
+        // One more: the decoder may admit it (4096 bytes and fewer), the
+        // grammar never does: that is the reported narrowing.
+        let over = c.to_string().repeat(MAX_STRING_CHARS + 1);
+        let doc = one_doc(&s, &quote(&over));
+        assert!(!g.accepts(doc.as_bytes()), "{c:?} × 1025");
+        check(&s, doc.as_bytes());
+    }
+    // The decoder's own bound: 4096 one-byte characters are admitted but
+    // beyond the narrowing, 4097 are refused by both.
+    let doc = one_doc(&s, &quote(&"a".repeat(4096)));
+    assert!(decode(&s, doc.as_bytes()).is_ok() && !g.accepts(doc.as_bytes()));
+    check(&s, one_doc(&s, &quote(&"a".repeat(4097))).as_bytes());
+}
+
+/// A record of `strings` string fields and `arrays` bytes fields: big
+/// enough to need the document narrowing.
+fn heavy(strings: usize, arrays: usize) -> Schema {
+    let mut fields = Vec::new();
+    for i in 0..strings {
+        fields.push(scalar(&format!("h.s{i}"), Repr::String));
+    }
+    for i in 0..arrays {
+        fields.push(scalar(&format!("h.b{i}"), Repr::Bytes));
+    }
+    schema(vec![record("h.root", fields)])
+}
+
+/// The longest document of `heavy` with strings of `chars` characters and
+/// arrays of `elements` elements: strings of `\u0001` escapes, arrays of
+/// `255` (written by hand: it may be over the decoder's bounds).
+fn heavy_doc(s: &Schema, chars: usize, elements: usize) -> String {
+    let TypeKind::Record { fields } = &s.graph().root().kind else {
+        unreachable!()
+    };
+    let mut value = String::from("{\"fields\":{");
+    for (i, f) in fields.iter().enumerate() {
+        if i > 0 {
+            value.push(',');
+        }
+        value.push_str(&quote(&f.stable_id));
+        value.push(':');
+        match f.ty {
+            FieldType::Scalar(Repr::String) => {
+                value.push_str(&format!("\"{}\"", "\\u0001".repeat(chars)))
+            }
+            _ => value.push_str(&format!("[{}]", vec!["255"; elements].join(","))),
+        }
+    }
+    value.push_str("}}");
+    doc_of(s, &value)
+}
+
+#[test]
+fn the_document_bound_narrows_every_field_to_one_cap_and_reports_it() {
+    // Twelve strings of `\u0001` escapes alone are over 65536 bytes.
+    let s = heavy(12, 3);
+    let m = Model::build(&s);
+    let n = Narrowed::of(&s);
+    let chars = match m.narrowings[0].enforced {
+        Enforced::MaxChars(c) => c,
+        e => panic!("{e:?}"),
+    };
+    assert!(chars < MAX_STRING_CHARS);
+    for i in 0..12 {
+        assert_eq!(
+            n.fields[&format!("h.s{i}")],
+            ("max_chars".into(), chars as u64)
+        );
+    }
+    for i in 0..3 {
+        assert_eq!(
+            n.fields[&format!("h.b{i}")],
+            ("max_elements".into(), chars as u64)
+        );
+    }
+    let json = m.narrowings_json();
+    assert!(json.contains(&format!(
+        "{{\"field\":\"h.s0\",\"rule\":\"document_bytes\",\"enforced\":{{\"max_chars\":{chars}}}}}"
+    )));
+    assert!(json.ends_with(&format!(
+        "{{\"field\":\"document\",\"rule\":\"document_bytes\",\"enforced\":{{\"max_bytes\":{}}}}}]\n",
+        m.max_document_bytes
+    )));
+    let g = grammar(&s);
+    // Right at the bound: the longest document is accepted and is exactly
+    // the reported length; one more character or element is refused.
+    let at = heavy_doc(&s, chars, chars);
+    assert_eq!(at.len(), m.max_document_bytes);
+    assert!(at.len() <= 65536);
+    assert!(g.accepts(at.as_bytes()));
+    assert!(assert_accepted(
+        &s,
+        at.as_bytes(),
+        &decode(&s, at.as_bytes()).unwrap().value
+    ));
+    for (c, e) in [(chars + 1, chars), (chars, chars + 1)] {
+        let over = heavy_doc(&s, c, e);
+        assert!(!g.accepts(over.as_bytes()));
+        check(&s, over.as_bytes());
+    }
+}
+
+/// An admitted document of `heavy(1, 4)` of exactly `len` bytes (at most
+/// 65536): three full arrays, a fourth long enough, and a string of plain
+/// characters that pads to `len`.
+fn doc_of_len(s: &Schema, len: usize) -> String {
+    let value = |k: usize, pad: usize| {
+        let mut fields = vec![("h.s0".to_owned(), Value::String("a".repeat(pad)))];
+        for i in 0..4 {
+            let n = if i < 3 { 4096 } else { k };
+            fields.push((format!("h.b{i}"), Value::Bytes(vec![255; n])));
+        }
+        Value::Record(fields)
+    };
+    let base = |k: usize| encode(s, &value(k, 0)).map_or(usize::MAX, |d| d.len());
+    let k = (0..=4096)
+        .rev()
+        .find(|&k| base(k).saturating_add(100) <= len)
+        .unwrap();
+    let doc = encode(s, &value(k, len - base(k))).unwrap();
+    assert_eq!(doc.len(), len);
+    doc
+}
+
+#[test]
+fn documents_at_65535_65536_and_65537_bytes() {
+    let s = heavy(1, 4);
+    let m = Model::build(&s);
+    let g = grammar(&s);
+    let at_bound = doc_of_len(&s, 65536);
+    // One more plain character in the string: 65537 bytes.
+    let over = at_bound.replacen("\"aaaa", "\"aaaaa", 1);
+    for doc in [doc_of_len(&s, 65535), at_bound, over] {
+        let d = decode(&s, doc.as_bytes());
+        match doc.len() {
+            65537 => assert_eq!(d.unwrap_err().rule, "document_bytes"),
+            len => assert!(d.is_ok(), "{len}"),
+        }
+        check(&s, doc.as_bytes());
+        // Full arrays are beyond the document narrowing: refused.
+        assert!(!g.accepts(doc.as_bytes()), "{}", doc.len());
+    }
+    // Within the caps (strings at 1024 characters, arrays at the common
+    // cap), the longest document is accepted.
+    let n = Narrowed::of(&s);
+    let (chars, elements) = (n.fields["h.s0"].1 as usize, n.fields["h.b0"].1 as usize);
+    assert_eq!(chars, MAX_STRING_CHARS);
+    assert!(elements < 4096);
+    let at = heavy_doc(&s, chars, elements);
+    assert_eq!(at.len(), m.max_document_bytes);
+    assert!(g.accepts(at.as_bytes()));
+}
+
+#[test]
+fn a_schema_without_a_fitting_document_gets_a_grammar_that_accepts_nothing() {
+    // 2^13 empty leaves: every document is over 65536 bytes.
+    let mut types = vec![record("n.leaf", vec![])];
+    for d in 0..13 {
+        let below = types.len() - 1;
+        types.push(record(
+            &format!("n.c{d}"),
+            vec![
+                field(&format!("n.c{d}.l"), FieldType::Nested(below)),
+                field(&format!("n.c{d}.r"), FieldType::Nested(below)),
+            ],
+        ));
+    }
+    let s = schema(types);
+    assert_eq!(
+        project(&s, Dialect::Lark).unwrap().losses_json(),
+        "[{\"field\":\"document\",\"rule\":\"document_bytes\",\"enforced\":{\"max_bytes\":0}}]\n"
+    );
+    let g = grammar(&s);
+    let doc = encode(&s, &example(&s));
+    assert_eq!(doc.unwrap_err().rule, "document_bytes");
+    assert!(!g.accepts(b""));
+    assert!(!g.accepts(envelope::prefix(s.root_type_id(), s.digest()).as_bytes()));
+}
+
+#[test]
+fn cases_that_cannot_fit_are_left_out_and_the_rest_is_sampled() {
+    let big = (0..4)
+        .map(|i| scalar(&format!("x.big.{i}"), Repr::I64))
+        .collect();
+    let mut types = vec![variant("x.leaf", vec![("x.small", vec![]), ("x.big", big)])];
+    for d in 0..9 {
+        let below = types.len() - 1;
+        types.push(record(
+            &format!("x.c{d}"),
+            vec![
+                field(&format!("x.c{d}.l"), FieldType::Nested(below)),
+                field(&format!("x.c{d}.r"), FieldType::Nested(below)),
+            ],
+        ));
+    }
+    let s = schema(types);
+    let n = Narrowed::of(&s);
+    assert_eq!(n.fields["x.big"], ("max_occurrences".into(), 0));
+    let g = grammar(&s);
+    let mut rng = Rng(17);
+    for _ in 0..5 {
+        let doc = g.sample(&mut rng, 50);
+        let d = decode(&s, &doc).unwrap();
+        assert!(!String::from_utf8(doc).unwrap().contains("x.big"));
+        assert!(assert_accepted(&s, d.canonical.as_bytes(), &d.value));
+    }
+}
+
+// ------------------------------------------------------ corpora, mutations
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Values from the property generators (strings at the 4096-byte bound
+    /// included) over every fixture root: accepted exactly when within the
+    /// reported bounds.
+    #[test]
+    fn property_values_of_every_fixture(
+        (i, v) in (0..roots().len()).prop_flat_map(|i| {
+            let s = roots().swap_remove(i).1;
+            (Just(i), spx_tests::values::arb_value(s.graph()))
+        })
+    ) {
+        let s = roots().swap_remove(i).1;
+        let Ok(doc) = encode(&s, &v) else { return Ok(()) };
+        assert_accepted(&s, doc.as_bytes(), &v);
+    }
+
+    /// Random schemas (shared nodes, deep chains, ids that need JSON
+    /// escaping): the value's document and its mutations, both ways.
+    #[test]
+    fn random_schemas_values_and_mutations(
+        (s, v) in arb_schema_value(),
+        seed in any::<u64>(),
+    ) {
+        let Ok(doc) = encode(&s, &v) else { return Ok(()) };
+        assert_accepted(&s, doc.as_bytes(), &v);
+        let mut r = XorShift(seed | 1);
+        for _ in 0..24 {
+            check(&s, &any_mutation(doc.as_bytes(), &mut r));
+            if let Some((m, _)) = structural_mutation(&doc, &mut r) {
+                check(&s, m.as_bytes());
+            }
+        }
+    }
+}
+
+#[test]
+fn differential_mutations_of_every_fixture_root() {
+    let per_root = knob("SPX_GRAMMAR_MUTATIONS", 4000);
+    let mut r = XorShift(0x5eed);
+    let mut refused = 0usize;
+    for (name, s) in roots() {
+        let g = grammar(&s);
+        let mut seeds: Vec<String> = vec![encode(&s, &example(&s)).unwrap()];
+        let mut rng = Rng(r.next() | 1);
+        while seeds.len() < 8 {
+            seeds.push(String::from_utf8(g.sample(&mut rng, 40)).unwrap());
+        }
+        for i in 0..per_root {
+            let base = seeds[i % seeds.len()].as_bytes();
+            let mut m = any_mutation(base, &mut r);
+            if r.one_in(3) && !m.is_empty() {
+                // A second, byte-level mutation.
+                let at = r.below(m.len());
+                match r.below(3) {
+                    0 => m[at] ^= 1 << r.below(8),
+                    1 => m.insert(at, r.next() as u8),
+                    _ => {
+                        m.remove(at);
+                    }
+                }
+            }
+            match decode(&s, &m) {
+                Ok(d) => {
+                    assert!(assert_accepted(&s, &m, &d.value), "{name}");
+                }
+                Err(_) => {
+                    refused += 1;
+                    assert!(!g.accepts(&m), "{name}: {}", String::from_utf8_lossy(&m));
+                }
+            }
+        }
+    }
+    assert!(refused > per_root * 8, "{refused}");
+}
+
+// ---------------------------------------------------------------- sampling
+
+/// Every case and field of the values below `t`.
+fn reached(s: &Schema, t: usize, v: &Value, seen: &mut BTreeSet<String>) {
+    let (fields, values) = match (&s.graph().types[t].kind, v) {
+        (TypeKind::Record { fields }, Value::Record(vs)) => (fields, vs),
+        (TypeKind::Variant { cases }, Value::Variant { case, fields: vs }) => {
+            seen.insert(case.clone());
+            let c = cases.iter().find(|c| &c.stable_id == case).unwrap();
+            (&c.fields, vs)
+        }
+        _ => unreachable!(),
+    };
+    for (f, (_, fv)) in fields.iter().zip(values) {
+        seen.insert(f.stable_id.clone());
+        if let FieldType::Nested(j) = f.ty {
+            reached(s, j, fv, seen);
+        }
+    }
+}
+
+fn every_case_and_field(s: &Schema) -> BTreeSet<String> {
+    let mut all = BTreeSet::new();
+    for t in &s.graph().types {
+        match &t.kind {
+            TypeKind::Record { fields } => all.extend(fields.iter().map(|f| f.stable_id.clone())),
+            TypeKind::Variant { cases } => {
+                for c in cases {
+                    all.insert(c.stable_id.clone());
+                    all.extend(c.fields.iter().map(|f| f.stable_id.clone()));
+                }
+            }
+        }
+    }
+    all
+}
+
+#[test]
+fn sampled_documents_are_all_admitted_and_reach_every_case_and_field() {
+    let samples = knob("SPX_GRAMMAR_SAMPLES", 2000);
+    let mut total = 0usize;
+    for (k, (name, s)) in roots().into_iter().enumerate() {
+        let g = grammar(&s);
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15 ^ k as u64);
+        let mut seen = BTreeSet::new();
+        let mut distinct = BTreeSet::new();
+        let mut escapes = 0usize;
+        for i in 0..samples {
+            // Mostly short leaves; every tenth document with long ones.
+            let close = if i % 10 == 9 { 2 } else { 35 };
+            let doc = g.sample(&mut rng, close);
+            let d = decode(&s, &doc).unwrap_or_else(|e| {
+                panic!(
+                    "{name}: a sampled document is refused: {e}\n{}",
+                    String::from_utf8_lossy(&doc)
+                )
+            });
+            assert_eq!(d.canonical.as_bytes(), &doc[..]);
+            reached(&s, s.graph().root_index(), &d.value, &mut seen);
+            escapes += d.canonical.matches("\\u00").count();
+            distinct.insert(doc);
+            total += 1;
+        }
+        assert_eq!(seen, every_case_and_field(&s), "{name}");
+        assert!(
+            distinct.len() * 4 > samples || every_case_and_field(&s).len() < 3,
+            "{name}: {}",
+            distinct.len()
+        );
+        let has_string = s.document().contains("\"representation\":\"string\"");
+        assert!(
+            !has_string || escapes > 0,
+            "{name}: no \\u00 escape sampled"
+        );
+    }
+    assert_eq!(total, samples * roots().len());
+}
