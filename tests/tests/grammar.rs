@@ -689,3 +689,152 @@ fn sampled_documents_are_all_admitted_and_reach_every_case_and_field() {
     }
     assert_eq!(total, samples * roots().len());
 }
+
+// ------------------------------------------------------------- the depth
+
+/// A chain of variants `v0..=v{n}` (each `stop`, or `more` holding the one
+/// below), shared by a short path and a long one: the root holds `v{n}`
+/// directly and through `extra` records. Deep in the long path the
+/// decoder refuses what it admits on the short one (`value.max_depth`).
+fn shared_deep(n: usize, extra: usize) -> Schema {
+    let mut types = Vec::new();
+    for i in 0..=n {
+        let more = if i == 0 {
+            vec![]
+        } else {
+            vec![field(&format!("v{i}.more.next"), FieldType::Nested(i - 1))]
+        };
+        types.push(variant(
+            &format!("v{i}"),
+            vec![
+                (format!("v{i}.stop").as_str(), vec![]),
+                (format!("v{i}.more").as_str(), more),
+            ],
+        ));
+    }
+    for e in 0..extra {
+        let below = types.len() - 1;
+        types.push(record(
+            &format!("x{e}"),
+            vec![field(&format!("x{e}.in"), FieldType::Nested(below))],
+        ));
+    }
+    let chain = n;
+    let long = types.len() - 1;
+    types.push(record(
+        "root",
+        vec![
+            field("root.short", FieldType::Nested(chain)),
+            field("root.long", FieldType::Nested(long)),
+        ],
+    ));
+    schema(types)
+}
+
+/// The canonical text of a value of records, variants and `u8`s, written
+/// by hand: `encode` refuses values deeper than 16.
+fn text(v: &Value) -> String {
+    let fields = |fs: &[(String, Value)]| {
+        let inner: Vec<String> = fs
+            .iter()
+            .map(|(k, v)| format!("{}:{}", quote(k), text(v)))
+            .collect();
+        format!("\"fields\":{{{}}}", inner.join(","))
+    };
+    match v {
+        Value::Record(fs) => format!("{{{}}}", fields(fs)),
+        Value::Variant { case, fields: fs } => {
+            format!("{{\"case\":{},{}}}", quote(case), fields(fs))
+        }
+        Value::U64(n) => format!("\"{n}\""),
+        _ => unreachable!(),
+    }
+}
+
+/// `v{n}` taking `more` `k` times (at most `n`), then `stop`.
+fn chain_value(n: usize, k: usize) -> Value {
+    let mut v = Value::Variant {
+        case: format!("v{}.stop", n - k),
+        fields: vec![],
+    };
+    for i in (n - k + 1)..=n {
+        v = Value::Variant {
+            case: format!("v{i}.more"),
+            fields: vec![(format!("v{i}.more.next"), v)],
+        };
+    }
+    v
+}
+
+#[test]
+fn a_shared_type_reached_deeper_than_16_is_exact_at_every_depth() {
+    let (n, extra) = (15, 3);
+    let s = shared_deep(n, extra);
+    let m = Model::build(&s);
+    assert!(m.narrowings.is_empty(), "{:?}", m.narrowings);
+    assert!(m.rules.iter().any(|r| r.depth.is_some()));
+    let g = grammar(&s);
+    // `root.short` holds v15 at depth 1 (the chain reaches depth 16);
+    // `root.long` holds it at depth 1 + extra.
+    for short in [0, 14, 15] {
+        for long in [0, 11, 12, 13, 15] {
+            let mut inner = chain_value(n, long);
+            for e in 0..extra {
+                inner = Value::Record(vec![(format!("x{e}.in"), inner)]);
+            }
+            let v = Value::Record(vec![
+                ("root.short".into(), chain_value(n, short)),
+                ("root.long".into(), inner),
+            ]);
+            let doc = doc_of(&s, &text(&v));
+            let admitted = decode(&s, doc.as_bytes()).is_ok();
+            // The long path: root 0, x2..x0 at 1..=3, v15 at 4, its
+            // deepest value at 4 + long.
+            assert_eq!(admitted, 4 + long <= 16, "{short} {long}");
+            assert_eq!(g.accepts(doc.as_bytes()), admitted, "{short} {long}");
+        }
+    }
+    let mut rng = Rng(99);
+    for _ in 0..300 {
+        let doc = g.sample(&mut rng, 20);
+        assert!(
+            decode(&s, &doc).is_ok(),
+            "{}",
+            String::from_utf8_lossy(&doc)
+        );
+    }
+}
+
+#[test]
+fn a_recursive_hand_built_graph_is_unrolled_to_depth_16() {
+    let s = schema(vec![variant(
+        "list",
+        vec![
+            ("list.nil", vec![]),
+            (
+                "list.cons",
+                vec![
+                    scalar("cons.head", Repr::U8),
+                    field("cons.tail", FieldType::Nested(0)),
+                ],
+            ),
+        ],
+    )]);
+    let m = Model::build(&s);
+    assert!(m.narrowings.is_empty());
+    assert_eq!(m.rules.len(), 17);
+    let g = grammar(&s);
+    let mut v = Value::Variant {
+        case: "list.nil".into(),
+        fields: vec![],
+    };
+    for k in 1..=17 {
+        v = Value::Variant {
+            case: "list.cons".into(),
+            fields: vec![("cons.head".into(), Value::U64(7)), ("cons.tail".into(), v)],
+        };
+        let doc = doc_of(&s, &text(&v));
+        assert_eq!(decode(&s, doc.as_bytes()).is_ok(), k <= 16, "{k}");
+        assert_eq!(g.accepts(doc.as_bytes()), k <= 16, "{k}");
+    }
+}

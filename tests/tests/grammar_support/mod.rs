@@ -84,7 +84,7 @@ impl Grammar {
     /// True when llguidance accepts exactly `doc`: every byte in turn, and
     /// then the end of the text.
     pub fn accepts(&self, doc: &[u8]) -> bool {
-        let mut m = self.fresh.deep_clone();
+        let mut m = self.fresh.clone();
         let tokens: Vec<TokenId> = doc.iter().map(|&b| TokenId::from(b)).collect();
         match m.try_consume_tokens(&tokens) {
             Ok(n) if n == tokens.len() => {}
@@ -107,7 +107,7 @@ impl Grammar {
     /// allows, preferring (with probability `close` in 1/100) a byte that
     /// closes a string or an array, so that documents stay short.
     pub fn sample(&self, rng: &mut Rng, close: usize) -> Vec<u8> {
-        let mut m = self.fresh.deep_clone();
+        let mut m = self.fresh.clone();
         let mut out: Vec<u8> = Vec::new();
         loop {
             let forced = m.consume_ff_tokens();

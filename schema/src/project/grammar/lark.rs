@@ -93,6 +93,9 @@ pub(super) fn print(g: &Grammar) -> String {
         out.push_str(rule.kind);
         out.push(' ');
         out.push_str(&quote(&rule.stable_id));
+        if let Some(d) = rule.depth {
+            out.push_str(&format!(" at depth {d}, where the decoder's depth bound of 16 leaves out some of its values"));
+        }
         out.push('\n');
         out.push_str(&rule.name);
         out.push_str(": ");

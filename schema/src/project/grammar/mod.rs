@@ -57,10 +57,11 @@ pub mod regex;
 pub use regex::Regex;
 
 use crate::codec::envelope;
-use crate::graph::limits::{MAX_BYTES_LEN, MAX_DOCUMENT_BYTES, MAX_STRING_BYTES};
+use crate::graph::limits::{MAX_BYTES_LEN, MAX_DEPTH, MAX_DOCUMENT_BYTES, MAX_STRING_BYTES};
 use crate::graph::{Field, FieldType, Repr, TypeKind};
 use crate::quote::{quote, quote_into};
 use crate::schema::Schema;
+use std::collections::BTreeSet;
 
 /// The most characters a string field accepts when nothing else narrows
 /// it: 4096 bytes over the 4 bytes of the longest UTF-8 character.
@@ -78,7 +79,7 @@ pub const DOCUMENT: &str = "document";
 pub enum Item {
     /// Exactly this text.
     Literal(String),
-    /// The rule of the type at this index of the graph.
+    /// The rule at this index of [`Grammar::rules`].
     Rule(usize),
     /// The terminal at this index of [`Grammar::terminals`].
     Terminal(usize),
@@ -93,7 +94,7 @@ pub struct Alternative {
     pub items: Vec<Item>,
 }
 
-/// The rule of one type.
+/// The rule of one type (at one depth, where the depth bound needs it).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Rule {
     /// The rule's name: `t`, the type's index, `_`, and the stable id
@@ -103,6 +104,14 @@ pub struct Rule {
     pub stable_id: String,
     /// `record` or `variant`.
     pub kind: &'static str,
+    /// `None` for the type's one rule, used wherever every value of the
+    /// type fits under the decoder's depth bound (always, in a graph whose
+    /// every path from the root is at most 16 deep). `Some(d)` for the
+    /// rule of the type at depth `d` where some of its values would nest
+    /// deeper than 16: a shared type reached deep in a DAG, whose deeper
+    /// values the decoder refuses (`value.max_depth`); that rule leaves
+    /// out exactly those, so the grammar stays exact.
+    pub depth: Option<usize>,
     /// The alternatives; none when every case was left out (the rule then
     /// matches nothing).
     pub alternatives: Vec<Alternative>,
@@ -191,7 +200,8 @@ pub struct Grammar {
     /// rule, `}` and LF. Empty when no document fits the bounds (the
     /// grammar then accepts nothing).
     pub start: Vec<Item>,
-    /// One rule per type, in the graph's order (root last).
+    /// One rule per type, in the graph's order (root last), then any
+    /// depth-specific rules ([`Rule::depth`]). [`Item::Rule`] indexes this.
     pub rules: Vec<Rule>,
     /// The leaf languages the rules use, in order of first use.
     pub terminals: Vec<Terminal>,
@@ -233,8 +243,9 @@ impl Items {
     }
 }
 
-/// The rule name of type `index` with stable id `id`.
-fn rule_name(index: usize, id: &str) -> String {
+/// The rule name of type `index` with stable id `id`, at `depth` for a
+/// depth-specific rule.
+fn rule_name(index: usize, id: &str, depth: Option<usize>) -> String {
     let mut name = format!("t{index}_");
     for c in id.chars().take(48) {
         name.push(if c.is_ascii_alphanumeric() {
@@ -243,18 +254,117 @@ fn rule_name(index: usize, id: &str) -> String {
             '_'
         });
     }
+    if let Some(d) = depth {
+        name.push_str(&format!("_at{d}"));
+    }
     name
 }
 
-/// Builds the rules and terminals under `caps`, leaving out `cut` cases
-/// (`(type index, case index)`).
+/// Which rule stands for a type at a depth.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Key {
+    /// The type's one rule: every value of it fits at this depth.
+    Shared(usize),
+    /// `(type, depth)`: some of its values would nest past the decoder's
+    /// depth bound here, so this rule leaves out exactly those.
+    At(usize, usize),
+}
+
+/// The longest chain of nested fields below each type (`None`: a cycle,
+/// which only a hand-built graph can have).
+fn heights(schema: &Schema) -> Vec<Option<usize>> {
+    fn visit(
+        types: &[crate::graph::TypeNode],
+        t: usize,
+        state: &mut [u8],
+        out: &mut [Option<usize>],
+    ) -> Option<usize> {
+        match state[t] {
+            1 => return None,
+            2 => return out[t],
+            _ => {}
+        }
+        state[t] = 1;
+        let fields: Vec<&Field> = match &types[t].kind {
+            TypeKind::Record { fields } => fields.iter().collect(),
+            TypeKind::Variant { cases } => cases.iter().flat_map(|c| &c.fields).collect(),
+        };
+        let mut h = Some(0usize);
+        for f in fields {
+            if let FieldType::Nested(j) = f.ty {
+                let below = if j < types.len() {
+                    visit(types, j, state, out)
+                } else {
+                    None
+                };
+                h = match (h, below) {
+                    (Some(h), Some(b)) => Some(h.max(b + 1)),
+                    _ => None,
+                };
+            }
+        }
+        state[t] = 2;
+        out[t] = h;
+        h
+    }
+    let types = &schema.graph().types;
+    let mut state = vec![0u8; types.len()];
+    let mut out = vec![None; types.len()];
+    for t in 0..types.len() {
+        visit(types, t, &mut state, &mut out);
+    }
+    out
+}
+
+/// Builds the rules and terminals under `caps`, leaving out the `cut`
+/// cases (`(type index, case index)`).
 struct Builder<'a> {
     schema: &'a Schema,
     caps: Caps,
+    cut: &'a [(usize, usize)],
+    heights: Vec<Option<usize>>,
     terminals: Vec<Terminal>,
+    rules: Vec<Rule>,
+    keys: Vec<(Key, usize)>,
 }
 
-impl Builder<'_> {
+impl<'a> Builder<'a> {
+    /// Every rule reachable from the root, shared rules first in the
+    /// graph's order.
+    fn new(schema: &'a Schema, caps: Caps, cut: &'a [(usize, usize)]) -> Builder<'a> {
+        let mut b = Builder {
+            schema,
+            caps,
+            cut,
+            heights: heights(schema),
+            terminals: Vec::new(),
+            rules: Vec::new(),
+            keys: Vec::new(),
+        };
+        for t in 0..schema.graph().types.len() {
+            if b.heights[t].is_some_and(|h| h <= MAX_DEPTH) {
+                b.rule(Key::Shared(t));
+            }
+        }
+        b
+    }
+
+    /// The rule of the root value (depth 0).
+    fn root(&mut self) -> Option<usize> {
+        let key = self.key(self.schema.graph().root_index(), 0)?;
+        Some(self.rule(key))
+    }
+
+    fn key(&self, t: usize, depth: usize) -> Option<Key> {
+        if depth > MAX_DEPTH || t >= self.heights.len() {
+            return None;
+        }
+        Some(match self.heights[t] {
+            Some(h) if depth + h <= MAX_DEPTH => Key::Shared(t),
+            _ => Key::At(t, depth),
+        })
+    }
+
     fn terminal(&mut self, repr: Repr) -> usize {
         let (name, regex) = match repr {
             Repr::Bool => ("BOOL".to_owned(), regex::boolean()),
@@ -275,8 +385,59 @@ impl Builder<'_> {
         self.terminals.len() - 1
     }
 
-    /// `{"fields":{…}}` after `open` (`{` or `{"case":<q>,`).
-    fn fields(&mut self, open: &str, fields: &[Field]) -> Vec<Item> {
+    /// The rule of `key`, built on first use.
+    fn rule(&mut self, key: Key) -> usize {
+        if let Some(&(_, i)) = self.keys.iter().find(|(k, _)| *k == key) {
+            return i;
+        }
+        let (t, depth) = match key {
+            Key::Shared(t) => (t, None),
+            Key::At(t, d) => (t, Some(d)),
+        };
+        let node = &self.schema.graph().types[t];
+        let index = self.rules.len();
+        self.rules.push(Rule {
+            name: rule_name(t, &node.stable_id, depth),
+            stable_id: node.stable_id.clone(),
+            kind: match node.kind {
+                TypeKind::Record { .. } => "record",
+                TypeKind::Variant { .. } => "variant",
+            },
+            depth,
+            alternatives: Vec::new(),
+        });
+        self.keys.push((key, index));
+        let alternatives = match &node.kind {
+            TypeKind::Record { fields } => self
+                .fields("{", fields, depth)
+                .map(|items| Alternative { case: None, items })
+                .into_iter()
+                .collect(),
+            TypeKind::Variant { cases } => {
+                let mut alts = Vec::new();
+                for (ci, c) in cases.iter().enumerate() {
+                    if self.cut.contains(&(t, ci)) {
+                        continue;
+                    }
+                    let open = format!("{{\"case\":{},", quote(&c.stable_id));
+                    if let Some(items) = self.fields(&open, &c.fields, depth) {
+                        alts.push(Alternative {
+                            case: Some(c.stable_id.clone()),
+                            items,
+                        });
+                    }
+                }
+                alts
+            }
+        };
+        self.rules[index].alternatives = alternatives;
+        index
+    }
+
+    /// `{"fields":{…}}` after `open` (`{` or `{"case":<q>,`), for a value
+    /// at `depth` (`None`: a shared rule, whose nested values all fit);
+    /// `None` when a nested value would be deeper than the decoder allows.
+    fn fields(&mut self, open: &str, fields: &[Field], depth: Option<usize>) -> Option<Vec<Item>> {
         let mut items = Items::default();
         items.lit(open);
         items.lit("\"fields\":{");
@@ -291,75 +452,128 @@ impl Builder<'_> {
                     let t = self.terminal(r);
                     items.0.push(Item::Terminal(t));
                 }
-                FieldType::Nested(j) => items.0.push(Item::Rule(j)),
+                FieldType::Nested(j) => {
+                    let key = match depth {
+                        None => Key::Shared(j),
+                        Some(d) => self.key(j, d + 1)?,
+                    };
+                    let r = self.rule(key);
+                    items.0.push(Item::Rule(r));
+                }
             }
         }
         items.lit("}}");
-        items.0
-    }
-
-    fn rules(&mut self, cut: &[(usize, usize)]) -> Vec<Rule> {
-        let graph = self.schema.graph();
-        let mut rules = Vec::with_capacity(graph.types.len());
-        for (ti, t) in graph.types.iter().enumerate() {
-            let (kind, alternatives) = match &t.kind {
-                TypeKind::Record { fields } => (
-                    "record",
-                    vec![Alternative {
-                        case: None,
-                        items: self.fields("{", fields),
-                    }],
-                ),
-                TypeKind::Variant { cases } => (
-                    "variant",
-                    cases
-                        .iter()
-                        .enumerate()
-                        .filter(|(ci, _)| !cut.contains(&(ti, *ci)))
-                        .map(|(_, c)| Alternative {
-                            case: Some(c.stable_id.clone()),
-                            items: self
-                                .fields(&format!("{{\"case\":{},", quote(&c.stable_id)), &c.fields),
-                        })
-                        .collect(),
-                ),
-            };
-            rules.push(Rule {
-                name: rule_name(ti, &t.stable_id),
-                stable_id: t.stable_id.clone(),
-                kind,
-                alternatives,
-            });
-        }
-        rules
+        Some(items.0)
     }
 }
 
-/// The longest text of each rule (`None`: the rule matches nothing), the
-/// graph's order making every reference point backwards.
+/// The longest text of each rule (`None`: the rule matches nothing). The
+/// rules' references never form a cycle: a shared rule refers to shared
+/// rules of smaller height, a depth-specific one to deeper or shared ones.
 fn max_lens(rules: &[Rule], terminals: &[Terminal]) -> Vec<Option<usize>> {
-    let term: Vec<usize> = terminals.iter().map(|t| t.regex.max_len()).collect();
-    let mut out: Vec<Option<usize>> = Vec::with_capacity(rules.len());
-    for r in rules {
-        let best = r
-            .alternatives
-            .iter()
-            .filter_map(|a| alternative_len(a, &term, &out))
-            .max();
-        out.push(best);
+    fn visit(
+        r: usize,
+        rules: &[Rule],
+        term: &[usize],
+        memo: &mut Vec<Option<Option<usize>>>,
+    ) -> Option<usize> {
+        if let Some(known) = memo[r] {
+            return known;
+        }
+        // A reference back to a rule being measured (impossible by
+        // construction) would count as matching nothing.
+        memo[r] = Some(None);
+        let mut best = None;
+        for a in &rules[r].alternatives {
+            let mut sum = Some(0usize);
+            for item in &a.items {
+                let n = match item {
+                    Item::Literal(s) => Some(s.len()),
+                    Item::Terminal(t) => Some(term[*t]),
+                    Item::Rule(j) => visit(*j, rules, term, memo),
+                };
+                sum = sum.zip(n).map(|(a, b)| a + b);
+            }
+            best = best.max(sum);
+        }
+        memo[r] = Some(best);
+        best
     }
-    out
+    let term: Vec<usize> = terminals.iter().map(|t| t.regex.max_len()).collect();
+    let mut memo = vec![None; rules.len()];
+    (0..rules.len())
+        .map(|r| visit(r, rules, &term, &mut memo))
+        .collect()
 }
 
-fn alternative_len(a: &Alternative, term: &[usize], rules: &[Option<usize>]) -> Option<usize> {
+fn alternative_len(a: &Alternative, term: &[usize], lens: &[Option<usize>]) -> Option<usize> {
     a.items.iter().try_fold(0usize, |sum, item| {
         let n = match item {
             Item::Literal(s) => s.len(),
             Item::Terminal(t) => term[*t],
-            Item::Rule(r) => rules.get(*r).copied().flatten()?,
+            Item::Rule(r) => lens.get(*r).copied().flatten()?,
         };
         Some(sum + n)
     })
+}
+
+/// One build: the rules, the root's rule and the longest text of each.
+struct Built {
+    rules: Vec<Rule>,
+    terminals: Vec<Terminal>,
+    root: Option<usize>,
+    lens: Vec<Option<usize>>,
+}
+
+impl Built {
+    fn new(schema: &Schema, caps: Caps, cut: &[(usize, usize)]) -> Built {
+        let mut b = Builder::new(schema, caps, cut);
+        let root = b.root();
+        let lens = max_lens(&b.rules, &b.terminals);
+        Built {
+            rules: b.rules,
+            terminals: b.terminals,
+            root,
+            lens,
+        }
+    }
+
+    /// The longest value text, when the root has one.
+    fn root_len(&self) -> Option<usize> {
+        self.lens.get(self.root?).copied().flatten()
+    }
+
+    fn term_lens(&self) -> Vec<usize> {
+        self.terminals.iter().map(|t| t.regex.max_len()).collect()
+    }
+
+    /// The cases that can occur in some document.
+    fn cases(&self) -> BTreeSet<String> {
+        let mut seen = vec![false; self.rules.len()];
+        let mut stack: Vec<usize> = self.root.into_iter().collect();
+        let term = self.term_lens();
+        let mut out = BTreeSet::new();
+        if self.root_len().is_none() {
+            return out;
+        }
+        while let Some(r) = stack.pop() {
+            if std::mem::replace(&mut seen[r], true) {
+                continue;
+            }
+            for a in &self.rules[r].alternatives {
+                if alternative_len(a, &term, &self.lens).is_none() {
+                    continue;
+                }
+                out.extend(a.case.clone());
+                for i in &a.items {
+                    if let Item::Rule(j) = i {
+                        stack.push(*j);
+                    }
+                }
+            }
+        }
+        out
+    }
 }
 
 impl Grammar {
@@ -368,27 +582,20 @@ impl Grammar {
     pub fn build(schema: &Schema) -> Grammar {
         let prefix = envelope::prefix(schema.root_type_id(), schema.digest());
         let overhead = prefix.len() + envelope::END.len();
-        let fits = |caps: Caps, cut: &[(usize, usize)]| -> Option<usize> {
-            let mut b = Builder {
-                schema,
-                caps,
-                terminals: Vec::new(),
-            };
-            let rules = b.rules(cut);
-            let lens = max_lens(&rules, &b.terminals);
-            lens.last()
-                .copied()
-                .flatten()
-                .map(|n| n + overhead)
-                .filter(|&n| n <= MAX_DOCUMENT_BYTES)
+        let fits = |caps: Caps, cut: &[(usize, usize)]| -> bool {
+            Built::new(schema, caps, cut)
+                .root_len()
+                .is_some_and(|n| n + overhead <= MAX_DOCUMENT_BYTES)
         };
         // The largest common cap that fits, if any does.
         let best_cap = |cut: &[(usize, usize)]| -> Option<usize> {
-            fits(Caps::common(0), cut)?;
+            if !fits(Caps::common(0), cut) {
+                return None;
+            }
             let (mut lo, mut hi) = (0usize, MAX_BYTES_LEN);
             while lo < hi {
                 let mid = (lo + hi).div_ceil(2);
-                if fits(Caps::common(mid), cut).is_some() {
+                if fits(Caps::common(mid), cut) {
                     lo = mid;
                 } else {
                     hi = mid - 1;
@@ -403,27 +610,19 @@ impl Grammar {
             }
             // Even empty strings and arrays do not fit: leave out the case
             // with the longest text, and try again.
-            let mut b = Builder {
-                schema,
-                caps: Caps::common(0),
-                terminals: Vec::new(),
-            };
-            let rules = b.rules(&cut);
-            let lens = max_lens(&rules, &b.terminals);
-            if lens.last().copied().flatten().is_none() {
+            let b = Built::new(schema, Caps::common(0), &cut);
+            if b.root_len().is_none() {
                 break None;
             }
-            let term: Vec<usize> = b.terminals.iter().map(|t| t.regex.max_len()).collect();
-            let widest = rules
+            let term = b.term_lens();
+            let widest = b
+                .rules
                 .iter()
-                .enumerate()
-                .flat_map(|(ti, r)| {
-                    let lens = &lens;
-                    let term = &term;
-                    r.alternatives.iter().filter_map(move |a| {
-                        let ci = case_index(schema, ti, a.case.as_deref()?)?;
-                        Some((alternative_len(a, term, lens)?, ti, ci))
-                    })
+                .flat_map(|r| r.alternatives.iter().map(move |a| (r, a)))
+                .filter_map(|(r, a)| {
+                    let ti = schema.graph().index_of(&r.stable_id)?;
+                    let ci = case_index(schema, ti, a.case.as_deref()?)?;
+                    Some((alternative_len(a, &term, &b.lens)?, ti, ci))
                 })
                 .max_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)).then(b.2.cmp(&a.2)));
             match widest {
@@ -432,32 +631,27 @@ impl Grammar {
             }
         };
         let caps = Caps::common(cap.unwrap_or(0));
-        let mut b = Builder {
-            schema,
-            caps,
-            terminals: Vec::new(),
+        let mut b = Built::new(schema, caps, &cut);
+        // The cases the document bound leaves out: those that could occur
+        // without any case left out, and no longer can.
+        let excluded: Vec<String> = if cut.is_empty() {
+            Vec::new()
+        } else {
+            let before = Built::new(schema, caps, &[]).cases();
+            let after = b.cases();
+            before.difference(&after).cloned().collect()
         };
-        let mut rules = b.rules(&cut);
-        let lens = max_lens(&rules, &b.terminals);
-        // The cases that are left out, or whose text needs a type that has
-        // none left.
-        let mut excluded: Vec<String> = Vec::new();
-        let term: Vec<usize> = b.terminals.iter().map(|t| t.regex.max_len()).collect();
-        for r in rules.iter_mut() {
-            r.alternatives.retain(|a| {
-                let keep = alternative_len(a, &term, &lens).is_some();
-                if !keep {
-                    excluded.extend(a.case.clone());
-                }
-                keep
-            });
+        let term = b.term_lens();
+        let lens = b.lens.clone();
+        for r in b.rules.iter_mut() {
+            r.alternatives
+                .retain(|a| alternative_len(a, &term, &lens).is_some());
         }
-        let root = lens.last().copied().flatten();
-        let (start, max_document_bytes) = match (cap, root) {
-            (Some(_), Some(n)) => {
+        let (start, max_document_bytes) = match (cap, b.root, b.root_len()) {
+            (Some(_), Some(root), Some(n)) => {
                 let mut items = Items::default();
                 items.lit(&prefix);
-                items.0.push(Item::Rule(rules.len() - 1));
+                items.0.push(Item::Rule(root));
                 items.lit(envelope::END);
                 (items.0, n + overhead)
             }
@@ -465,16 +659,11 @@ impl Grammar {
         };
         let mut g = Grammar {
             start,
-            rules,
+            rules: b.rules,
             terminals: b.terminals,
             narrowings: Vec::new(),
             max_document_bytes,
         };
-        for &(ti, ci) in &cut {
-            if let TypeKind::Variant { cases } = &schema.graph().types[ti].kind {
-                excluded.push(cases[ci].stable_id.clone());
-            }
-        }
         g.narrowings = narrowings(schema, &g, caps, &excluded);
         g
     }
