@@ -65,9 +65,10 @@ enum Command {
         source: PathBuf,
         root_type_id: String,
     },
-    /// Print the provider projection of a root type (JSON Schema).
+    /// Print the provider projection of a root type (JSON Schema, or a Lark grammar).
     ProviderSchema {
-        /// draft2020 (default), openai, anthropic or gemini.
+        /// draft2020 (default), openai, anthropic, gemini, or lark (a grammar
+        /// for llguidance; --losses then lists its narrowed bounds).
         #[arg(long, default_value = "draft2020")]
         dialect: Dialect,
         /// Print the machine-readable loss report instead of the schema.
