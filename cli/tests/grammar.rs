@@ -9,7 +9,11 @@ fn spx(args: &[&str], stdin: Option<&[u8]>) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_spx"))
         .args(args)
         .current_dir(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures"))
-        .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -22,15 +26,29 @@ fn spx(args: &[&str], stdin: Option<&[u8]>) -> Output {
 }
 
 fn stdout(o: &Output) -> String {
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     String::from_utf8(o.stdout.clone()).unwrap()
 }
 
 #[test]
 fn the_lark_grammar_and_its_narrowings() {
     let digest = stdout(&spx(&["digest", "note.spx", "t.note"], None));
-    let digest = digest.lines().nth(1).unwrap().strip_prefix("schema_digest ").unwrap().to_owned();
-    let g = stdout(&spx(&["provider-schema", "--dialect", "lark", "note.spx", "t.note"], None));
+    let digest = digest
+        .lines()
+        .nth(1)
+        .unwrap()
+        .strip_prefix("schema_digest ")
+        .unwrap()
+        .to_owned();
+    let g = stdout(&spx(
+        &["provider-schema", "--dialect", "lark", "note.spx", "t.note"],
+        None,
+    ));
     assert!(g.starts_with("%llguidance {}\n"));
     let start = format!(
         "start: \"{{\\\"schema\\\":\\\"semaprax.agent-interaction-value.v1\\\",\\\"root_type_id\\\":\\\"t.note\\\",\\\"schema_digest\\\":\\\"{digest}\\\",\\\"value\\\":\" t0_t_note \"}}\\n\"\n"
@@ -41,7 +59,14 @@ fn the_lark_grammar_and_its_narrowings() {
     ));
     assert!(g.contains("U8: /\"(0|[1-9][0-9]?|1[0-9]{2}|2[0-4][0-9]|25[0-5])\"/\n"));
     let losses = stdout(&spx(
-        &["provider-schema", "--dialect", "lark", "--losses", "note.spx", "t.note"],
+        &[
+            "provider-schema",
+            "--dialect",
+            "lark",
+            "--losses",
+            "note.spx",
+            "t.note",
+        ],
         None,
     ));
     assert_eq!(

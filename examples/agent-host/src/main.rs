@@ -244,7 +244,9 @@ fn run_grammar(turns: usize) -> Result<(), String> {
         println!("  fallback:   {}", describe(&proposal.fallback));
         println!("  trace id {}", proposal.trace_id);
     }
-    println!("\n{turns} answers sampled under the grammar, every one admitted by the strict decoder");
+    println!(
+        "\n{turns} answers sampled under the grammar, every one admitted by the strict decoder"
+    );
     Ok(())
 }
 
