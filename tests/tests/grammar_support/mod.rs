@@ -42,21 +42,6 @@ pub struct Grammar {
     fresh: Matcher,
 }
 
-/// A deterministic generator (xorshift64*).
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
-
 /// The token of the end of the text.
 fn eos() -> TokenId {
     env().tok_trie().eos_token()
@@ -105,8 +90,9 @@ impl Grammar {
     /// One document written by a random sampler: at each step it takes
     /// the bytes the grammar forces, or picks one of the bytes the mask
     /// allows, preferring (with probability `close` in 1/100) a byte that
-    /// closes a string or an array, so that documents stay short.
-    pub fn sample(&self, rng: &mut Rng, close: usize) -> Vec<u8> {
+    /// closes a string or an array, so that documents stay short. `below(n)`
+    /// is a random number in `0..n`.
+    pub fn sample(&self, below: &mut dyn FnMut(usize) -> usize, close: usize) -> Vec<u8> {
         let mut m = self.fresh.clone();
         let mut out: Vec<u8> = Vec::new();
         loop {
@@ -129,10 +115,10 @@ impl Grammar {
                 .copied()
                 .filter(|&t| t == u32::from(b'"') || t == u32::from(b']'))
                 .collect();
-            let t = if !closing.is_empty() && rng.below(100) < close {
-                closing[rng.below(closing.len())]
+            let t = if !closing.is_empty() && below(100) < close {
+                closing[below(closing.len())]
             } else {
-                bytes[rng.below(bytes.len())]
+                bytes[below(bytes.len())]
             };
             m.consume_token(t).expect("an allowed byte is consumed");
             out.push(t as u8);

@@ -744,6 +744,3 @@ fn narrowings(schema: &Schema, g: &Grammar, caps: Caps, excluded: &[String]) -> 
     }
     out
 }
-
-#[cfg(test)]
-mod tests;

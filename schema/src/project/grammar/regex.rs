@@ -374,6 +374,16 @@ mod tests {
     }
 
     #[test]
+    fn every_escaped_character_is_below_u00a0() {
+        // `string_char` relies on it.
+        for c in (0u32..=0x10ffff).filter_map(char::from_u32) {
+            if short_escape(c).is_some() || unicode_escaped(c) {
+                assert!(u32::from(c) < 0xa0, "{c:?}");
+            }
+        }
+    }
+
+    #[test]
     fn the_string_character_is_the_quoting_rule() {
         assert_eq!(
             rust(string_char()),
