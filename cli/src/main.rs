@@ -79,7 +79,8 @@ enum Command {
     },
     /// Admit raw provider output (stdin when FILE is omitted) and print the canonical value document.
     Admit {
-        /// draft2020 (default), openai, anthropic or gemini.
+        /// draft2020 (default), openai, anthropic, gemini, or lark (the output is
+        /// the document itself, decoded strictly).
         #[arg(long, default_value = "draft2020")]
         dialect: Dialect,
         source: PathBuf,
