@@ -797,6 +797,48 @@ fn sampled_documents_are_all_admitted_and_reach_every_case_and_field() {
     assert_eq!(total, samples * roots().len());
 }
 
+#[test]
+fn tokens_that_straddle_the_lexemes_sample_and_check_the_same_way() {
+    // A tokenizer cut from the documents themselves: pieces of 2 to 12
+    // bytes at random offsets, so that tokens span keys, quotes, commas,
+    // escapes and the parts of multi-byte characters.
+    let mut r = XorShift(0x70c);
+    for (name, s) in roots() {
+        let g = grammar(&s);
+        let mut pieces = Vec::new();
+        let mut docs = Vec::new();
+        for _ in 0..40 {
+            let d = g.sample(&mut |n| r.below(n), 30);
+            for _ in 0..60 {
+                let at = r.below(d.len());
+                let len = 2 + r.below(11);
+                pieces.push(d[at..(at + len).min(d.len())].to_vec());
+            }
+            docs.push(d);
+        }
+        let env = grammar_support::tokenizer(&pieces);
+        let t = grammar_support::Tokenized::compile(g.text(), &env);
+        for _ in 0..60 {
+            let doc = t.sample(&mut |n| r.below(n), 30);
+            let d = decode(&s, &doc)
+                .unwrap_or_else(|e| panic!("{name}: {e}\n{}", String::from_utf8_lossy(&doc)));
+            assert!(assert_accepted(&s, &doc, &d.value));
+        }
+        for d in &docs {
+            assert!(t.accepts(d), "{name}");
+            for _ in 0..20 {
+                let m = any_mutation(d, &mut r);
+                assert_eq!(
+                    t.accepts(&m),
+                    g.accepts(&m),
+                    "{name}: {}",
+                    String::from_utf8_lossy(&m)
+                );
+            }
+        }
+    }
+}
+
 // ------------------------------------------------------------- the depth
 
 /// A chain of variants `v0..=v{n}` (each `stop`, or `more` holding the one

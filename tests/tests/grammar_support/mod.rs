@@ -12,7 +12,7 @@ use spx_schema::{Schema, Value};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
-use toktrie::{ApproximateTokEnv, TokEnv, TokenId};
+use toktrie::{ApproximateTokEnv, TokEnv, TokRxInfo, TokTrie, TokenId};
 
 fn env() -> &'static TokEnv {
     static ENV: OnceLock<TokEnv> = OnceLock::new();
@@ -45,6 +45,98 @@ pub struct Grammar {
 /// The token of the end of the text.
 fn eos() -> TokenId {
     env().tok_trie().eos_token()
+}
+
+/// A tokenizer with multi-byte tokens, as a real one has: every single
+/// byte, then `pieces` (deduplicated), then the end-of-text token.
+pub fn tokenizer(pieces: &[Vec<u8>]) -> TokEnv {
+    let mut words: Vec<Vec<u8>> = (0..=255u8).map(|b| vec![b]).collect();
+    let mut seen: std::collections::BTreeSet<Vec<u8>> = words.iter().cloned().collect();
+    for p in pieces {
+        if p.len() > 1 && seen.insert(p.clone()) {
+            words.push(p.clone());
+        }
+    }
+    words.push(b"\xFF<|end|>".to_vec());
+    let info = TokRxInfo::new(words.len() as u32, words.len() as u32 - 1);
+    Arc::new(ApproximateTokEnv::new(TokTrie::from(&info, &words)))
+}
+
+/// A grammar compiled for a tokenizer of its own.
+pub struct Tokenized {
+    env: TokEnv,
+    fresh: Matcher,
+}
+
+impl Tokenized {
+    /// Compiles `lark` for `env`.
+    pub fn compile(lark: &str, env: &TokEnv) -> Tokenized {
+        let mut f = ParserFactory::new_simple(env).expect("a parser factory");
+        f.set_stderr_log_level(0);
+        let fresh = Matcher::new(f.create_parser(TopLevelGrammar::from_lark(lark.to_owned())));
+        if let Some(e) = fresh.get_error() {
+            panic!("llguidance refused the grammar: {e}");
+        }
+        Tokenized {
+            env: env.clone(),
+            fresh,
+        }
+    }
+
+    /// True when `doc`, tokenized greedily, is accepted to its end.
+    pub fn accepts(&self, doc: &[u8]) -> bool {
+        let mut m = self.fresh.clone();
+        let tokens = self.env.tokenize_bytes(doc);
+        match m.try_consume_tokens(&tokens) {
+            Ok(n) if n == tokens.len() => {}
+            _ => return false,
+        }
+        m.is_stopped()
+            || m.compute_mask()
+                .is_ok_and(|mask| mask.is_allowed(self.env.tok_trie().eos_token()))
+    }
+
+    /// A document sampled token by token: among the allowed tokens, one at
+    /// random, preferring (with probability `close` in 1/100) one that ends
+    /// with `"` or `]`.
+    pub fn sample(&self, below: &mut dyn FnMut(usize) -> usize, close: usize) -> Vec<u8> {
+        let trie = self.env.tok_trie();
+        let eos = trie.eos_token();
+        let mut m = self.fresh.clone();
+        let mut out = Vec::new();
+        loop {
+            for t in m.consume_ff_tokens() {
+                out.extend_from_slice(trie.token(t));
+            }
+            assert!(!m.is_error(), "{:?}", m.get_error());
+            if m.is_stopped() {
+                return out;
+            }
+            let mask = m.compute_mask().expect("a mask");
+            let mut allowed = Vec::new();
+            mask.iter_set_entries(|t| {
+                if t as TokenId != eos {
+                    allowed.push(t as TokenId);
+                }
+            });
+            if allowed.is_empty() {
+                assert!(mask.is_allowed(eos), "dead end after {out:?}");
+                return out;
+            }
+            let closing: Vec<TokenId> = allowed
+                .iter()
+                .copied()
+                .filter(|&t| matches!(trie.token(t).last(), Some(b'"' | b']')))
+                .collect();
+            let t = if !closing.is_empty() && below(100) < close {
+                closing[below(closing.len())]
+            } else {
+                allowed[below(allowed.len())]
+            };
+            m.consume_token(t).expect("an allowed token is consumed");
+            out.extend_from_slice(trie.token(t));
+        }
+    }
 }
 
 impl Grammar {
