@@ -2,7 +2,7 @@
 //! value documents (FORMAT.md §6) of one schema, within bounds the grammar
 //! can state.
 //!
-//! [`Grammar`] is the one model; [`lark`] prints it in llguidance's Lark
+//! [`Grammar`] is the one model; [`Grammar::lark`] prints it in llguidance's Lark
 //! syntax (llama.cpp, vLLM, SGLang, TensorRT-LLM, mistral.rs, Chromium).
 //! The model has one rule per type of the graph (so the shared types of a
 //! DAG are written once), whose alternatives are the canonical text of a
@@ -10,7 +10,10 @@
 //! a variant (`{"case":…,"fields":{…}}`); the leaves are terminals whose
 //! regular languages come from the codec's own rules ([`regex`]); the start
 //! rule is the envelope with this schema's root id and digest as fixed
-//! literals, and the final LF.
+//! literals, and the final LF. A type reused deep in a DAG, where some of
+//! its values would nest deeper than the decoder's bound of 16, also gets
+//! a rule per such depth ([`Rule::depth`]) that leaves out exactly those
+//! values, so the depth bound is exact too.
 //!
 //! **Soundness first.** Every document the grammar accepts is admitted by
 //! the strict decoder ([`crate::decode`]). Where a bound cannot be stated
