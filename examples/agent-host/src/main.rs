@@ -204,8 +204,8 @@ fn run() -> Result<(), String> {
 }
 
 /// The grammar mode: a provider constrained by the Lark grammar of
-/// `Proposal`, answering `turns` requests.
-fn run_grammar(turns: usize) -> Result<(), String> {
+/// `Proposal`, answering `turns` requests, its sampling seeded by `seed`.
+fn run_grammar(turns: usize, seed: u64) -> Result<(), String> {
     let projection = spx_runtime::engine::project::project(Proposal::schema(), Dialect::Lark)
         .map_err(|d| d.to_string())?;
     println!(
@@ -218,10 +218,6 @@ fn run_grammar(turns: usize) -> Result<(), String> {
         projection.document.len(),
         projection.losses_json().trim_end()
     );
-    let seed = std::env::var("SPX_AGENT_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(2024);
     let mut provider = grammar::GrammarProvider::new(&projection.document, seed)?;
     for turn in 1..=turns {
         let answer = provider.complete()?;
@@ -253,12 +249,31 @@ fn run_grammar(turns: usize) -> Result<(), String> {
 fn main() -> ExitCode {
     let grammar_mode = std::env::args().any(|a| a == "--grammar")
         || std::env::var_os("SPX_AGENT_GRAMMAR").is_some_and(|v| v == "1");
-    let result = if grammar_mode { run_grammar(3) } else { run() };
+    let seed = std::env::var("SPX_AGENT_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2024);
+    let result = if grammar_mode {
+        run_grammar(3, seed)
+    } else {
+        run()
+    };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("agent-host: {e}");
             ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_grammar_mode_answers_only_what_the_decoder_admits() {
+        // Several seeds: every sampled answer decodes strictly.
+        for seed in 1..=5 {
+            super::run_grammar(4, seed).unwrap();
         }
     }
 }
