@@ -203,8 +203,11 @@ pub struct Grammar {
     /// rule, `}` and LF. Empty when no document fits the bounds (the
     /// grammar then accepts nothing).
     pub start: Vec<Item>,
-    /// One rule per type, in the graph's order (root last), then any
-    /// depth-specific rules ([`Rule::depth`]). [`Item::Rule`] indexes this.
+    /// The rules: each type's one rule, in the graph's order (root last;
+    /// a type with a chain of more than 16 nested fields below it has
+    /// none), then the depth-specific rules ([`Rule::depth`]) in order of
+    /// first use. [`Item::Rule`] indexes this. Only the rules reachable
+    /// from [`Grammar::start`] are printed.
     pub rules: Vec<Rule>,
     /// The leaf languages the rules use, in order of first use.
     pub terminals: Vec<Terminal>,
