@@ -56,7 +56,11 @@ pub enum Color {
 /// A dialect name in any case (`OpenAI`, `openai`).
 fn dialect(s: &str) -> Result<Dialect, String> {
     s.to_ascii_lowercase().parse::<Dialect>().map_err(|_| {
-        let names: Vec<&str> = Dialect::ALL.iter().map(|d| d.name()).collect();
+        let names: Vec<&str> = Dialect::ALL
+            .iter()
+            .chain(Dialect::GRAMMARS.iter())
+            .map(|d| d.name())
+            .collect();
         format!(
             "unknown dialect `{s}` (expected one of: {})",
             names.join(", ")
@@ -131,12 +135,13 @@ pub enum Command {
         /// The stable id (`@id`) of the root record or variant.
         root_type_id: String,
     },
-    /// Print the provider projection of a root type (JSON Schema).
+    /// Print the provider projection of a root type (JSON Schema, or a Lark grammar).
     #[command(
-        after_help = "Examples:\n  spx provider-schema agents/planner.spx planner.proposal\n  spx provider-schema --dialect openai --losses agents/planner.spx planner.proposal"
+        after_help = "Examples:\n  spx provider-schema agents/planner.spx planner.proposal\n  spx provider-schema --dialect openai --losses agents/planner.spx planner.proposal\n  spx provider-schema --dialect lark agents/planner.spx planner.proposal"
     )]
     ProviderSchema {
-        /// draft2020 (default), openai, anthropic or gemini, in any case.
+        /// draft2020 (default), openai, anthropic, gemini, or lark (a grammar
+        /// for llguidance; --losses then lists its narrowed bounds), in any case.
         #[arg(long, default_value = "draft2020", value_parser = dialect)]
         dialect: Dialect,
         /// Print the machine-readable loss report instead of the schema.
@@ -152,7 +157,8 @@ pub enum Command {
         after_help = "Examples:\n  spx admit --dialect openai agents/planner.spx planner.proposal response.json\n  curl … | spx admit agents/planner.spx planner.proposal -"
     )]
     Admit {
-        /// draft2020 (default), openai, anthropic or gemini, in any case.
+        /// draft2020 (default), openai, anthropic, gemini, or lark (the output
+        /// is the document itself, decoded strictly), in any case.
         #[arg(long, default_value = "draft2020", value_parser = dialect)]
         dialect: Dialect,
         /// The `.spx` module, or a project's `semaprax.toml`, to read (`-`: one module from standard input).

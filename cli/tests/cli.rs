@@ -616,7 +616,7 @@ fn dialect_names_are_case_insensitive() {
     assert_eq!(o.status.code(), Some(2));
     assert!(
         stderr(&o).contains(
-            "unknown dialect `Cobol` (expected one of: draft2020, openai, anthropic, gemini)"
+            "unknown dialect `Cobol` (expected one of: draft2020, openai, anthropic, gemini, lark)"
         ),
         "{}",
         stderr(&o)

@@ -57,7 +57,14 @@ const READING: json::Options = json::Options {
 /// Admits `bytes`, a value produced by a model against `dialect`'s
 /// projection of `schema`, and returns it with its canonical value
 /// document.
+///
+/// Under a grammar dialect ([`Dialect::is_grammar`]) the model wrote the
+/// canonical value document itself, so admission is exactly the strict
+/// decoder ([`crate::decode::decode`]).
 pub fn admit(schema: &Schema, dialect: Dialect, bytes: &[u8]) -> Result<Decoded, Diagnostic> {
+    if dialect.is_grammar() {
+        return crate::decode::decode(schema, bytes);
+    }
     let text = bounded_utf8(bytes)?;
     let tree = json::read(text, &READING).map_err(|e| refusal(text, e))?;
     let walk = Walk::new(schema, &tree, Voice::Model);

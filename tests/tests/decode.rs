@@ -1,5 +1,11 @@
 //! The strict decoder (FORMAT.md §6–7): every rule, precedence, boundaries,
 //! non-canonical input, round trips, fast path = spec-ordered path.
+//!
+//! Every document of this corpus is also given to the schema's Lark grammar
+//! (docs/GRAMMARS.md): the grammar refuses what the decoder refuses, and
+//! accepts what it admits within the bounds the grammar reports.
+
+mod grammar_support;
 
 use proptest::prelude::*;
 use spx_schema::decode::{decode, decode_fast_path, decode_spec_path};
@@ -102,6 +108,7 @@ fn refused(
         "paths disagree: {shown}"
     );
     assert!(decode_fast_path(s, bytes).is_none());
+    grammar_support::assert_refused(s, bytes);
     d
 }
 
@@ -129,6 +136,7 @@ fn admitted(s: &Schema, bytes: impl AsRef<[u8]>) -> Value {
     assert_eq!(decode_spec_path(s, bytes).as_ref(), Ok(&d));
     assert_eq!(decode_fast_path(s, bytes).as_ref(), Some(&d));
     assert_eq!(encode(s, &d.value).as_deref(), Ok(d.canonical.as_str()));
+    grammar_support::assert_accepted(s, bytes, &d.value);
     d.value
 }
 
@@ -888,6 +896,7 @@ fn whitespace_anywhere_is_not_canonical() {
             let mut doc = v.clone();
             doc.insert_str(i, ws);
             let d = decode(&schema(), doc.as_bytes());
+            grammar_support::assert_refused(&schema(), doc.as_bytes());
             if let Err(d) = &d {
                 if d.rule == "json.syntax" {
                     continue; // inside a literal or number
@@ -1296,6 +1305,7 @@ proptest! {
         let s = schema();
         let doc = encode(&s, &v).unwrap();
         let d = decode(&s, doc.as_bytes()).unwrap();
+        grammar_support::assert_accepted(&s, doc.as_bytes(), &v);
         prop_assert_eq!(&d.value, &v);
         prop_assert_eq!(&d.canonical, &doc);
         prop_assert_eq!(decode_fast_path(&s, doc.as_bytes()), Some(d.clone()));
@@ -1323,6 +1333,7 @@ proptest! {
             }
         }
         let full = decode(&s, &bytes);
+        grammar_support::check(&s, &bytes);
         let spec = decode_spec_path(&s, &bytes);
         prop_assert_eq!(&full, &spec);
         match &full {
@@ -1366,6 +1377,7 @@ fn json_validity_agrees_with_serde_json_on_number_edges() {
     ] {
         let doc = replaced("[0,1,255]", &format!("[{n}]"));
         let d = decode(&schema(), doc.as_bytes()).unwrap_err();
+        grammar_support::assert_refused(&schema(), doc.as_bytes());
         let serde_ok = serde_json::from_str::<serde_json::Value>(doc.trim_end()).is_ok();
         assert_eq!(d.rule == "json.syntax", !serde_ok, "{n}");
         if serde_ok {

@@ -10,7 +10,12 @@
 //!   never admitted unless it is itself byte-identical to the canonical
 //!   document of what it decodes to; the mutations that keep the JSON
 //!   value are refused as SPX-Z205 `canonical.mismatch`.
+//!
+//! Every document is also given to the schema's Lark grammar
+//! (docs/GRAMMARS.md): refused when the decoder refuses it, accepted when
+//! it admits it within the bounds the grammar reports.
 
+mod grammar_support;
 mod prop_support;
 
 use prop_support::*;
@@ -37,6 +42,7 @@ proptest! {
         })?;
         prop_assert_eq!(&d.value, &value);
         prop_assert_eq!(&d.canonical, &doc);
+        grammar_support::assert_accepted(&schema, doc.as_bytes(), &value);
         prop_assert_eq!(decode_spec_path(&schema, doc.as_bytes()), Ok(d.clone()));
         prop_assert_eq!(decode_fast_path(&schema, doc.as_bytes()), Some(d.clone()));
 
@@ -63,6 +69,7 @@ proptest! {
         let mut r = XorShift(seed | 1);
         for _ in 0..24 {
             let m = any_mutation(doc.as_bytes(), &mut r);
+            grammar_support::check(&schema, &m);
             match decode(&schema, &m) {
                 Ok(d) => {
                     prop_assert_eq!(d.canonical.as_bytes(), &m[..]);
@@ -89,6 +96,7 @@ proptest! {
             let Some((m, kind)) = structural_mutation(&doc, &mut r) else { continue };
             prop_assert_ne!(&m, &doc);
             let e = decode(&schema, m.as_bytes()).expect_err(kind);
+            grammar_support::assert_refused(&schema, m.as_bytes());
             let expected = if m.len() > 65536 {
                 (Code::Z206, "document_bytes")
             } else {

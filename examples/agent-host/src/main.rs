@@ -20,6 +20,12 @@
 //!
 //! Run it with `cargo run -p agent-host`; it exits 0 when every step
 //! behaved as expected.
+//!
+//! With `cargo run -p agent-host -- --grammar` (or `SPX_AGENT_GRAMMAR=1`)
+//! the provider is a local "model" constrained by the schema's Lark grammar
+//! instead ([`grammar`]): it writes each answer by sampling under the
+//! grammar with llguidance, and the host decodes every answer strictly, with
+//! no admission step, because the grammar admits only canonical documents.
 
 use spx_runtime::engine::admit::admit;
 use spx_runtime::engine::decode::decode;
@@ -27,6 +33,8 @@ use spx_runtime::engine::project::Dialect;
 use spx_runtime::{Diagnostic, Interaction};
 use std::collections::VecDeque;
 use std::process::ExitCode;
+
+mod grammar;
 
 mod planner {
     spx_runtime::spx_interaction! {
@@ -195,12 +203,77 @@ fn run() -> Result<(), String> {
     Ok(())
 }
 
+/// The grammar mode: a provider constrained by the Lark grammar of
+/// `Proposal`, answering `turns` requests, its sampling seeded by `seed`.
+fn run_grammar(turns: usize, seed: u64) -> Result<(), String> {
+    let projection = spx_runtime::engine::project::project(Proposal::schema(), Dialect::Lark)
+        .map_err(|d| d.to_string())?;
+    println!(
+        "schema {} pinned at {}",
+        Proposal::ROOT_TYPE_ID,
+        Proposal::SCHEMA_DIGEST
+    );
+    println!(
+        "provider constrained with the Lark grammar ({} bytes; narrowed bounds: {})",
+        projection.document.len(),
+        projection.losses_json().trim_end()
+    );
+    let mut provider = grammar::GrammarProvider::new(&projection.document, seed)?;
+    for turn in 1..=turns {
+        let answer = provider.complete()?;
+        // No admission step: the answer is a canonical document or the
+        // grammar was wrong.
+        let proposal = Proposal::decode(&answer).map_err(|d| {
+            format!(
+                "turn {turn}: the strict decoder refused a sampled answer:\n{d}\n{}",
+                String::from_utf8_lossy(&answer)
+            )
+        })?;
+        if proposal.encode().map_err(|d| d.to_string())?.as_bytes() != answer.as_slice() {
+            return Err(format!("turn {turn}: the answer is not canonical"));
+        }
+        println!(
+            "\nturn {turn}: sampled {} bytes, decoded strictly:",
+            answer.len()
+        );
+        println!("  next step:  {}", describe(&proposal.step));
+        println!("  fallback:   {}", describe(&proposal.fallback));
+        println!("  trace id {}", proposal.trace_id);
+    }
+    println!(
+        "\n{turns} answers sampled under the grammar, every one admitted by the strict decoder"
+    );
+    Ok(())
+}
+
 fn main() -> ExitCode {
-    match run() {
+    let grammar_mode = std::env::args().any(|a| a == "--grammar")
+        || std::env::var_os("SPX_AGENT_GRAMMAR").is_some_and(|v| v == "1");
+    let seed = std::env::var("SPX_AGENT_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2024);
+    let result = if grammar_mode {
+        run_grammar(3, seed)
+    } else {
+        run()
+    };
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("agent-host: {e}");
             ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_grammar_mode_answers_only_what_the_decoder_admits() {
+        // Several seeds: every sampled answer decodes strictly.
+        for seed in 1..=5 {
+            super::run_grammar(4, seed).unwrap();
         }
     }
 }

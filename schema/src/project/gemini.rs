@@ -24,6 +24,7 @@ pub(super) fn project(schema: &Schema) -> Result<Projection, Diagnostic> {
     Ok(Projection {
         document: finish(&doc),
         losses,
+        narrowings: Vec::new(),
         schema_name: None,
     })
 }

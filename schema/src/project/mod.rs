@@ -33,6 +33,7 @@
 mod anthropic;
 mod draft2020;
 mod gemini;
+pub mod grammar;
 mod openai;
 
 pub use draft2020::{draft2020, ref_to, DIALECT_URI, ID_PREFIX};
@@ -62,10 +63,16 @@ pub enum Dialect {
     Anthropic,
     /// Gemini `responseJsonSchema`.
     Gemini,
+    /// A grammar in llguidance's Lark syntax whose language is the
+    /// canonical value documents themselves ([`grammar`]), for engines that
+    /// constrain decoding with a grammar (llama.cpp, vLLM, SGLang, …).
+    Lark,
 }
 
 impl Dialect {
-    /// Every dialect, in a fixed order.
+    /// Every JSON Schema dialect, in a fixed order: the projections a
+    /// provider constrains a *value* with, and that [`crate::admit`] reads
+    /// the value of. The grammar dialects are [`Dialect::GRAMMARS`].
     pub const ALL: [Dialect; 4] = [
         Dialect::Draft2020,
         Dialect::OpenAi,
@@ -73,15 +80,26 @@ impl Dialect {
         Dialect::Gemini,
     ];
 
+    /// Every grammar dialect: the document is a grammar whose language is
+    /// the whole canonical value document, envelope included.
+    pub const GRAMMARS: [Dialect; 1] = [Dialect::Lark];
+
     /// The name used on the command line: `draft2020`, `openai`,
-    /// `anthropic` or `gemini`.
+    /// `anthropic`, `gemini` or `lark`.
     pub const fn name(self) -> &'static str {
         match self {
             Dialect::Draft2020 => "draft2020",
             Dialect::OpenAi => "openai",
             Dialect::Anthropic => "anthropic",
             Dialect::Gemini => "gemini",
+            Dialect::Lark => "lark",
         }
+    }
+
+    /// True for a grammar dialect ([`Dialect::GRAMMARS`]): what a model
+    /// constrained by it writes is the canonical value document itself.
+    pub const fn is_grammar(self) -> bool {
+        matches!(self, Dialect::Lark)
     }
 
     /// True when this dialect's projection of `schema` wraps the root value
@@ -124,6 +142,7 @@ impl FromStr for Dialect {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Dialect::ALL
             .into_iter()
+            .chain(Dialect::GRAMMARS)
             .find(|d| d.name() == s)
             .ok_or_else(|| UnknownDialect(s.to_string()))
     }
@@ -167,10 +186,16 @@ pub struct Loss {
 /// A dialect's projection of one schema.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Projection {
-    /// The document, compact, ending with one LF.
+    /// The document, compact, ending with one LF (for a grammar dialect,
+    /// the grammar's text).
     pub document: String,
-    /// Every keyword dropped or rewritten, in document walk order.
+    /// Every keyword dropped or rewritten, in document walk order (none for
+    /// a grammar dialect).
     pub losses: Vec<Loss>,
+    /// For a grammar dialect, every bound the grammar enforces more
+    /// narrowly than the decoder ([`grammar::Narrowing`]); none for a JSON
+    /// Schema dialect, which is never narrower than the decoder.
+    pub narrowings: Vec<grammar::Narrowing>,
     /// The name to send with the schema (OpenAI `json_schema.name`,
     /// Anthropic tool name), matching `^[a-zA-Z0-9_-]{1,64}$`; `None` for
     /// draft 2020-12 and Gemini, which take no name.
@@ -180,7 +205,10 @@ pub struct Projection {
 impl Projection {
     /// The loss report as JSON: an array of
     /// `{"pointer":…,"keyword":…,"action":"dropped"|"rewritten","guarantee":…}`
-    /// in [`Projection::losses`] order, compact, with one LF at the end.
+    /// in [`Projection::losses`] order, compact, with one LF at the end; for
+    /// a grammar dialect, the [`Projection::narrowings`] as
+    /// `{"field":…,"rule":…,"enforced":{<unit>:<n>}}` instead (a projection
+    /// has one kind of entry or the other, never both).
     pub fn losses_json(&self) -> String {
         let mut s = String::from("[");
         for (i, l) in self.losses.iter().enumerate() {
@@ -197,6 +225,10 @@ impl Projection {
             quote_into(&mut s, &l.guarantee);
             s.push('}');
         }
+        if !self.losses.is_empty() && !self.narrowings.is_empty() {
+            s.push(',');
+        }
+        grammar::write_narrowings(&mut s, &self.narrowings);
         s.push_str("]\n");
         s
     }
@@ -204,18 +236,28 @@ impl Projection {
 
 /// Projects `schema` for `dialect`.
 ///
-/// Draft 2020-12, Anthropic and Gemini never fail. OpenAI refuses a schema
+/// Draft 2020-12, Anthropic, Gemini and Lark never fail. OpenAI refuses a schema
 /// over one of OpenAI's documented limits with [`Z207`].
 pub fn project(schema: &Schema, dialect: Dialect) -> Result<Projection, Diagnostic> {
     match dialect {
         Dialect::Draft2020 => Ok(Projection {
             document: draft2020(schema),
             losses: Vec::new(),
+            narrowings: Vec::new(),
             schema_name: None,
         }),
         Dialect::OpenAi => openai::project(schema),
         Dialect::Anthropic => anthropic::project(schema),
         Dialect::Gemini => gemini::project(schema),
+        Dialect::Lark => {
+            let g = grammar::Grammar::build(schema);
+            Ok(Projection {
+                document: g.lark(),
+                losses: Vec::new(),
+                narrowings: g.narrowings,
+                schema_name: None,
+            })
+        }
     }
 }
 

@@ -77,6 +77,7 @@ pub(super) fn project(schema: &Schema) -> Result<Projection, Diagnostic> {
     Ok(Projection {
         document: finish(&doc),
         losses,
+        narrowings: Vec::new(),
         schema_name: Some(schema_name(schema.root_type_id())),
     })
 }
