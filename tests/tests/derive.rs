@@ -250,6 +250,7 @@ fn hand_module(decls: Vec<TypeDecl>) -> Module {
         name: "hand".to_owned(),
         decls,
         warnings: Vec::new(),
+        docs: Default::default(),
     }
 }
 

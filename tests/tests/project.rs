@@ -10,7 +10,10 @@ use fixtures::*;
 use proptest::prelude::*;
 use serde_json::Value as J;
 use spx_schema::graph::{FieldType, Repr};
-use spx_schema::project::{self, draft2020, project, ref_to, schema_name, Dialect, LossAction};
+use spx_schema::project::{
+    self, draft2020, integer_pattern, project, ref_to, schema_name, Dialect, IntegerPattern,
+    LossAction,
+};
 use spx_schema::Schema;
 use std::path::PathBuf;
 
@@ -46,6 +49,7 @@ fn goldens_of_every_dialect() {
                 &format!("{fixture}.{dialect}.losses.json"),
                 &p.losses_json(),
             );
+            golden(&format!("{fixture}.{dialect}.keys.json"), &p.renames_json());
             names.push_str(&format!(
                 "{fixture} {dialect} {}\n",
                 p.schema_name.as_deref().unwrap_or("-")
@@ -276,7 +280,16 @@ fn each_dialect_keeps_its_own_rules() {
         }
         assert!(name_re(p.schema_name.as_deref().unwrap()), "{name}");
         if has_ints {
-            assert_eq!(keys(&doc, "pattern")[0], "^-?[0-9]+$", "{name}");
+            // Issue 14: the integer pattern is as strict as the decoder's
+            // canonical form, with a digit-count bound.
+            let digits: Vec<String> = [Repr::I32, Repr::I64, Repr::U8, Repr::U64]
+                .map(|r| integer_pattern(r, IntegerPattern::Digits))
+                .to_vec();
+            let found = keys(&doc, "pattern");
+            assert!(!found.is_empty(), "{name}");
+            for p in found {
+                assert!(digits.iter().any(|d| p == d), "{name}: {p}");
+            }
         }
         // Gemini
         let p = project(&schema, Dialect::Gemini).unwrap();
@@ -513,12 +526,6 @@ fn validator(doc: &str) -> jsonschema::Validator {
     }
 }
 
-/// The `<VALUE>` part of a canonical document.
-fn value_json(canonical: &str) -> J {
-    let doc: J = serde_json::from_str(canonical).unwrap();
-    doc["value"].clone()
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
@@ -533,14 +540,12 @@ proptest! {
         let canonical = spx_schema::encode::encode(&schema, &v).unwrap();
         let decoded = spx_schema::decode::decode(&schema, canonical.as_bytes()).unwrap();
         prop_assert_eq!(&decoded.value, &v);
-        let value = value_json(&canonical);
         for dialect in Dialect::ALL {
             let p = project(&schema, dialect).unwrap();
-            let instance = if dialect.wraps_root(&schema) {
-                serde_json::json!({ "value": value.clone() })
-            } else {
-                value.clone()
-            };
+            // Issue 14: the answer a model writes uses the dialect's safe
+            // keys (and its wrapper of a variant root).
+            let instance: J =
+                serde_json::from_str(&spx_tests::provider::answer(&schema, dialect, &v)).unwrap();
             let val = validator(&p.document);
             let errors: Vec<String> = val.iter_errors(&instance).map(|e| e.to_string()).collect();
             prop_assert!(errors.is_empty(), "{}: {:?}", dialect, errors);
@@ -608,20 +613,27 @@ fn dialects_byte_by_byte() {
     )]);
     let u8_desc =
         "u8 integer written as a decimal string (digits only, no leading zeros), from 0 to 255";
-    let strict = format!(
-        r#"{{"type":"object","additionalProperties":false,"required":["fields"],"properties":{{"fields":{{"type":"object","additionalProperties":false,"required":["p.n","p.s"],"properties":{{"p.n":{{"type":"string","pattern":"^-?[0-9]+$","description":"{u8_desc}"}},"p.s":{{"type":"string"}}}}}}}}}}
+    // Issue 14: OpenAI's pattern admits exactly 0..=255, Anthropic's at
+    // most three digits (both in canonical form).
+    let strict = |pattern: &str| {
+        format!(
+            r#"{{"type":"object","additionalProperties":false,"required":["fields"],"properties":{{"fields":{{"type":"object","additionalProperties":false,"required":["p.n","p.s"],"properties":{{"p.n":{{"type":"string","pattern":"{pattern}","description":"{u8_desc}"}},"p.s":{{"type":"string"}}}}}}}}}}
 "#
-    );
+        )
+    };
     let gemini = format!(
         r#"{{"type":"object","additionalProperties":false,"required":["fields"],"properties":{{"fields":{{"type":"object","additionalProperties":false,"required":["p.n","p.s"],"properties":{{"p.n":{{"type":"string","description":"{u8_desc}"}},"p.s":{{"type":"string"}}}},"propertyOrdering":["p.n","p.s"]}}}},"propertyOrdering":["fields"]}}
 "#
     );
     let openai = project(&schema, Dialect::OpenAi).unwrap();
-    assert_eq!(openai.document, strict);
+    assert_eq!(
+        openai.document,
+        strict("^(0|[1-9][0-9]?|1[0-9]{2}|2[0-4][0-9]|25[0-5])$")
+    );
     assert_eq!(openai.schema_name.as_deref(), Some("p"));
     assert_eq!(
         project(&schema, Dialect::Anthropic).unwrap().document,
-        strict
+        strict("^(0|[1-9][0-9]{0,2})$")
     );
     assert_eq!(project(&schema, Dialect::Gemini).unwrap().document, gemini);
     let lost: Vec<(&str, &str, &str)> = openai

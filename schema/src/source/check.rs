@@ -505,6 +505,7 @@ pub(crate) fn check(path: &str, raw: RawModule) -> Result<Module, Vec<Diagnostic
             name: raw.name,
             decls,
             warnings: c.warnings,
+            docs: super::Docs::new(),
         })
     } else {
         c.errors.sort_by_key(|(p, _)| (p.line, p.column));

@@ -246,6 +246,9 @@ pub struct Module {
     pub decls: Vec<TypeDecl>,
     /// Warnings (for example automatic identities).
     pub warnings: Vec<Diagnostic>,
+    /// The documentation of declarations, fields and cases, by stable id
+    /// ([`super::docs`]); never part of the schema's identity.
+    pub docs: super::Docs,
 }
 
 impl Module {
