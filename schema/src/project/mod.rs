@@ -78,6 +78,15 @@ impl Dialect {
         Dialect::Gemini,
     ];
 
+    /// The dialects whose document is a JSON Schema: the ones the code
+    /// `spx_interaction!` generates precomputes (`Root::provider_schema`).
+    pub const JSON_SCHEMA: [Dialect; 4] = [
+        Dialect::Draft2020,
+        Dialect::OpenAi,
+        Dialect::Anthropic,
+        Dialect::Gemini,
+    ];
+
     /// The name used on the command line: `draft2020`, `openai`,
     /// `anthropic` or `gemini`.
     pub const fn name(self) -> &'static str {
