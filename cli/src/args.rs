@@ -136,9 +136,15 @@ pub enum Command {
         /// draft2020 (default), openai, anthropic or gemini, in any case.
         #[arg(long, default_value = "draft2020", value_parser = dialect)]
         dialect: Dialect,
-        /// Print the machine-readable loss report instead of the schema.
+        /// Print the machine-readable report instead of the schema: the
+        /// schema name, every keyword dropped or rewritten, and every
+        /// stable id written under a safe key.
         #[arg(long)]
         losses: bool,
+        /// Write the `.spx` documentation as `description` into the
+        /// draft2020 projection too (the other dialects always carry it).
+        #[arg(long)]
+        descriptions: bool,
         /// The `.spx` module to read (`-` for standard input).
         source: PathBuf,
         /// The stable id (`@id`) of the root record or variant.
