@@ -176,7 +176,7 @@ pub fn provided(
                 message,
                 detail,
             } if *d == dialect => {
-                return Err(Diagnostic::error(spx_schema::Code(*code), *rule, *message)
+                return Err(Diagnostic::error(spx_schema::Code(code), rule, *message)
                     .at_pointer("")
                     .with_detail(*detail))
             }

@@ -218,6 +218,30 @@ pub mod values {
     }
 }
 
+/// Compares `actual` with the golden file `tests/<path>`, or writes it
+/// when `SPX_BLESS` is set (then review the diff).
+pub fn golden(path: &str, actual: &str) {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(path);
+    if std::env::var_os("SPX_BLESS").is_some() {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).unwrap();
+        }
+        std::fs::write(&path, actual).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_else(|_| {
+        panic!(
+            "missing golden file {}; run with SPX_BLESS=1 and review it",
+            path.display()
+        )
+    });
+    assert!(
+        actual == expected,
+        "golden {} differs; rerun with SPX_BLESS=1 and review the diff\n--- expected\n{expected}\n--- actual\n{actual}",
+        path.display()
+    );
+}
+
 /// Provider-style answers: a value written the way a model constrained by
 /// a dialect's projection writes it (the dialect's safe keys, its wrapper
 /// of a variant root), independently of the engine's encoder.

@@ -19,23 +19,7 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 fn golden(name: &str, actual: &str) {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("golden/project")
-        .join(name);
-    if std::env::var_os("SPX_BLESS").is_some() {
-        std::fs::write(&path, actual).unwrap();
-        return;
-    }
-    let expected = std::fs::read_to_string(&path).unwrap_or_else(|_| {
-        panic!(
-            "missing golden file {}; run with SPX_BLESS=1 and review it",
-            path.display()
-        )
-    });
-    assert!(
-        actual == expected,
-        "golden {name} differs; rerun with SPX_BLESS=1 and review the diff\n--- expected\n{expected}\n--- actual\n{actual}"
-    );
+    spx_tests::golden(&format!("golden/project/{name}"), actual);
 }
 
 const HOSTILE_ROOT: &str = "weird \"quoted\" \\ back\tslash";

@@ -318,19 +318,7 @@ impl<'t, 'a> Walk<'t, 'a> {
                         }
                         None => {}
                     },
-                    None => {
-                        let failure = Failure::UnknownField {
-                            names: self.keys_of(scope, decl),
-                            key: &key,
-                            node: v,
-                        };
-                        let at = child_ptr(ptr, &key);
-                        return Err(self.fail(
-                            Diagnostic::z206("value.fields.unknown"),
-                            &at,
-                            failure,
-                        ));
-                    }
+                    None => return Err(self.unknown_field(scope, decl, &key, v, ptr)),
                 }
             }
             return Ok(slots);
@@ -350,18 +338,32 @@ impl<'t, 'a> Walk<'t, 'a> {
             };
             match j.and_then(|j| slots.get_mut(j)) {
                 Some(slot) => *slot = Some((v, None)),
-                None => {
-                    let failure = Failure::UnknownField {
-                        names: self.keys_of(scope, decl),
-                        key: &key,
-                        node: v,
-                    };
-                    let at = child_ptr(ptr, &key);
-                    return Err(self.fail(Diagnostic::z206("value.fields.unknown"), &at, failure));
-                }
+                None => return Err(self.unknown_field(scope, decl, &key, v, ptr)),
             }
         }
         Ok(slots)
+    }
+
+    /// Refuses the undeclared key `key` (value node `v`) of the fields
+    /// object at `ptr`.
+    fn unknown_field(
+        &self,
+        scope: Scope,
+        decl: &[Field],
+        key: &str,
+        v: usize,
+        ptr: &str,
+    ) -> Diagnostic {
+        let failure = Failure::UnknownField {
+            names: self.keys_of(scope, decl),
+            key,
+            node: v,
+        };
+        self.fail(
+            Diagnostic::z206("value.fields.unknown"),
+            &child_ptr(ptr, key),
+            failure,
+        )
     }
 
     /// A leaf, by the shared rules of [`crate::scalar`] and the limits.
