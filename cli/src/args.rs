@@ -56,7 +56,7 @@ pub enum Color {
 /// A dialect name in any case (`OpenAI`, `openai`).
 fn dialect(s: &str) -> Result<Dialect, String> {
     s.to_ascii_lowercase().parse::<Dialect>().map_err(|_| {
-        let names: Vec<&str> = Dialect::ALL
+        let names: Vec<&str> = Dialect::JSON_SCHEMA
             .iter()
             .chain(Dialect::GRAMMARS.iter())
             .map(|d| d.name())
@@ -144,9 +144,15 @@ pub enum Command {
         /// for llguidance; --losses then lists its narrowed bounds), in any case.
         #[arg(long, default_value = "draft2020", value_parser = dialect)]
         dialect: Dialect,
-        /// Print the machine-readable loss report instead of the schema.
+        /// Print the machine-readable report instead of the schema: the
+        /// schema name, every keyword dropped or rewritten, and every
+        /// stable id written under a safe key.
         #[arg(long)]
         losses: bool,
+        /// Write the `.spx` documentation as `description` into the
+        /// draft2020 projection too (the other dialects always carry it).
+        #[arg(long)]
+        descriptions: bool,
         /// The `.spx` module, or a project's `semaprax.toml`, to read (`-`: one module from standard input).
         source: PathBuf,
         /// The stable id (`@id`) of the root record or variant.

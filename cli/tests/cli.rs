@@ -793,3 +793,88 @@ fn a_missing_listed_source_exits_1_and_an_unreadable_manifest_exits_2() {
     let o = spx(&["check", "no-such-project/semaprax.toml"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// Issue 14 through the CLI: a module whose ids no provider accepts as
+/// keys. The Anthropic report lists every safe key; an answer written with
+/// them is admitted to the canonical document of the stable ids (which
+/// `decode` admits byte for byte), and a refusal points with the safe key.
+#[test]
+fn hostile_ids_round_trip_through_the_cli_with_safe_keys() {
+    let source = "../../../tests/fixtures/spx/hostile.spx";
+    let root = "weird \"quoted\" \\ back\tslash";
+    let o = spx(&[
+        "provider-schema",
+        "--dialect",
+        "anthropic",
+        "--losses",
+        source,
+        root,
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(report["dialect"], "anthropic");
+    let name = report["schema_name"].as_str().unwrap();
+    assert!(name.len() <= 64 && name.starts_with("weird__quoted____back_slash-"));
+    let key = |ty: &str, id: &str| -> String {
+        report["keys"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|k| k["kind"] == "field" && k["type"] == ty && k["stable_id"] == id)
+            .map_or(id.to_owned(), |k| k["key"].as_str().unwrap().to_owned())
+    };
+    let field = |id: &str| key(root, id);
+    let answer = serde_json::json!({ "fields": {
+        field("a b/c~d"): "7",
+        field("planner.step.a_rather_long_field_name_that_goes_on.and_on_and_on.until_77_cha"): "-3",
+        field("ünï cödé ✓"): "hi",
+        field("new\nline"): true,
+        field(&"x/".repeat(100)): "18446744073709551615",
+        field("choice/kind"): { "case": "go on", "fields": {
+            key("choice~type", "go on/far %"): "12",
+            key("choice~type", "go on/to"): { "fields": { key("place [1]", "place [1].square"): "5" } },
+        } },
+        "fits.as-is_1": [1, 2],
+    } });
+    let text = serde_json::to_string_pretty(&answer).unwrap();
+    for k in answer["fields"].as_object().unwrap().keys() {
+        assert!(
+            !k.is_empty()
+                && k.len() <= 64
+                && k.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c)),
+            "{k}"
+        );
+    }
+    let o = spx_with_stdin(
+        &["admit", "--dialect", "anthropic", source, root],
+        Some(text.as_bytes()),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let canonical = String::from_utf8(o.stdout.clone()).unwrap();
+    assert!(
+        canonical.contains("{\"fields\":{\"a b/c~d\":\"7\","),
+        "{canonical}"
+    );
+    let d = spx_with_stdin(&["decode", source, root], Some(&o.stdout));
+    assert_eq!(d.status.code(), Some(0), "{}", stderr(&d));
+    assert_eq!(d.stdout, o.stdout);
+
+    let wrong = text.replacen("\"7\"", "7", 1);
+    let o = spx_with_stdin(
+        &[
+            "--format",
+            "json",
+            "admit",
+            "--dialect",
+            "anthropic",
+            source,
+            root,
+        ],
+        Some(wrong.as_bytes()),
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_str(&first_stderr_line(&o)).unwrap();
+    assert_eq!(v["rule"], "value.representation");
+    assert_eq!(v["pointer"], format!("/fields/{}", field("a b/c~d")));
+}

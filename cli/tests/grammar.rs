@@ -71,7 +71,7 @@ fn the_lark_grammar_and_its_narrowings() {
     ));
     assert_eq!(
         losses,
-        "[{\"field\":\"t.note.text\",\"rule\":\"value.string_bytes\",\"enforced\":{\"max_chars\":1024}}]\n"
+        "{\"dialect\":\"lark\",\"schema_name\":null,\"losses\":[{\"field\":\"t.note.text\",\"rule\":\"value.string_bytes\",\"enforced\":{\"max_chars\":1024}}],\"keys\":[]}\n"
     );
     // Under the grammar the model writes the whole document: admitting it
     // is decoding it.

@@ -110,13 +110,8 @@ pub fn load_with(input: &MacroInput, manifest_dir: Option<&Path>, build: MacroBu
             continue;
         };
         check_pin(&mut args, r, &schema, &mut out);
-        let provider_json_schema = spx_schema::project::draft2020(&schema);
-        roots.push((
-            schema,
-            RootExtras {
-                provider_json_schema,
-            },
-        ));
+        let extras = RootExtras::of(&schema);
+        roots.push((schema, extras));
     }
     out.dependencies.extend(args.pins.lock_file());
     all_derived &= recheck_snapshot(&args, &set, &out.sources, &mut out.errors);

@@ -2,8 +2,10 @@
 //! and a location. [`Renderer`] shows them to a person with the source
 //! line and carets under the span ([`Sources`] holds the texts).
 
+mod model;
 mod render;
 
+pub use model::rule_in_words;
 pub use render::{Renderer, Sources};
 
 use std::fmt;

@@ -253,6 +253,7 @@ fn hand_module(decls: Vec<TypeDecl>) -> Module {
         imports: Vec::new(),
         warnings: Vec::new(),
         notes: Vec::new(),
+        docs: Default::default(),
     }
 }
 

@@ -42,9 +42,10 @@ pub fn run(ctx: &mut Ctx, cmd: &Command) -> CmdResult {
         Command::ProviderSchema {
             dialect,
             losses,
+            descriptions,
             source,
             root_type_id,
-        } => provider_schema::run(ctx, *dialect, *losses, source, root_type_id),
+        } => provider_schema::run(ctx, *dialect, *losses, *descriptions, source, root_type_id),
         Command::Admit {
             dialect,
             source,

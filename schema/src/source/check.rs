@@ -544,6 +544,7 @@ pub(crate) fn check(path: &str, raw: RawModule) -> Result<Module, Vec<Diagnostic
             imports: c.imports,
             warnings: c.warnings,
             notes: raw.notes,
+            docs: super::Docs::new(),
         })
     } else {
         c.errors.sort_by_key(|(p, _)| (p.line, p.column));

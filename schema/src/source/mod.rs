@@ -3,6 +3,7 @@
 //! in `docs/SOURCE.md`.
 
 mod check;
+pub mod docs;
 mod help;
 mod lex;
 pub mod manifest;
@@ -11,6 +12,7 @@ mod parse;
 mod text;
 pub mod workspace;
 
+pub use docs::Docs;
 pub use text::BUILTIN_NAMES;
 
 pub use model::*;
@@ -108,7 +110,9 @@ pub fn read_module(path: &str, text: &str) -> Result<Module, Vec<Diagnostic>> {
 fn read_unexplained(path: &str, text: &str) -> Result<Module, Vec<Diagnostic>> {
     let toks = lex::lex(path, text).map_err(|d| vec![d])?;
     let raw = parse::parse(path, &toks).map_err(|d| vec![d])?;
-    check::check(path, raw)
+    let mut module = check::check(path, raw)?;
+    module.docs = docs::read(text, &toks, &module);
+    Ok(module)
 }
 
 #[cfg(test)]

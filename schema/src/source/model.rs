@@ -351,6 +351,9 @@ pub struct Module {
     /// Notes (severity [`crate::Severity::Note`]): what the reader skipped
     /// without knowing it (`spx check --verbose`).
     pub notes: Vec<Diagnostic>,
+    /// The documentation of declarations, fields and cases, by stable id
+    /// ([`super::docs`]); never part of the schema's identity.
+    pub docs: super::Docs,
 }
 
 impl Module {
