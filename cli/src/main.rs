@@ -3,6 +3,8 @@
 //! Exit status: 0 on success, 1 on a refusal (the first line of stderr is
 //! `error[<CODE>]: <message>`), 2 on a usage error or an unreadable file.
 
+mod gen;
+
 use clap::{Parser, Subcommand, ValueEnum};
 use spx_schema::binding::{self, SOURCE_UNREADABLE};
 use spx_schema::project::Dialect;
@@ -84,6 +86,19 @@ enum Command {
         source: PathBuf,
         root_type_id: String,
         file: Option<PathBuf>,
+    },
+    /// Write the TypeScript or Python consumer module of one or more roots.
+    Gen {
+        /// typescript or python.
+        #[arg(value_enum)]
+        target: gen::Target,
+        source: PathBuf,
+        /// The root stable ids (several roots share one module).
+        #[arg(required = true)]
+        roots: Vec<String>,
+        /// The file to write (only when its bytes change).
+        #[arg(long)]
+        out: PathBuf,
     },
     /// Re-pin the roots of [package.metadata.spx] in spx.lock, or check the pins (--check).
     Pin {
@@ -282,6 +297,12 @@ fn run(cmd: &Command) -> CmdResult {
                 .canonical
                 .into_bytes())
         }
+        Command::Gen {
+            target,
+            source,
+            roots,
+            out,
+        } => Ok(gen::run(*target, source, roots, out)?.into_bytes()),
         Command::Pin { check, package } => {
             let report = spx_build::pin::run(package, *check)
                 .map_err(|e| Failure::from(e.diagnostics().to_vec()))?;
