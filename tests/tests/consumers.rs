@@ -140,6 +140,63 @@ fn random_graphs_values_and_mutations_get_the_engines_verdict() {
     check_all(&tools, "random", &modules, &jobs);
 }
 
+/// Decimal digits of 2^a − 2^b (b < a), without a big-integer crate.
+struct BigUint(Vec<u32>);
+
+impl BigUint {
+    fn pow2(e: u32) -> BigUint {
+        let mut v = BigUint(vec![1]);
+        for _ in 0..e {
+            v.mul_add(2, 0);
+        }
+        v
+    }
+    /// Little-endian base 10^9 digits: `self * m + a`.
+    fn mul_add(&mut self, m: u64, a: u64) {
+        let mut carry = a;
+        for d in &mut self.0 {
+            let x = u64::from(*d) * m + carry;
+            *d = (x % 1_000_000_000) as u32;
+            carry = x / 1_000_000_000;
+        }
+        while carry > 0 {
+            self.0.push((carry % 1_000_000_000) as u32);
+            carry /= 1_000_000_000;
+        }
+    }
+    fn sub_pow2(self, e: u32) -> BigUint {
+        let p = BigUint::pow2(e);
+        let mut out = self.0.clone();
+        let mut borrow = 0i64;
+        for (i, d) in out.iter_mut().enumerate() {
+            let mut x = i64::from(*d) - borrow - i64::from(p.0.get(i).copied().unwrap_or(0));
+            borrow = 0;
+            if x < 0 {
+                x += 1_000_000_000;
+                borrow = 1;
+            }
+            *d = x as u32;
+        }
+        while out.len() > 1 && out.last() == Some(&0) {
+            out.pop();
+        }
+        BigUint(out)
+    }
+}
+
+impl std::fmt::Display for BigUint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut it = self.0.iter().rev();
+        if let Some(first) = it.next() {
+            write!(f, "{first}")?;
+        }
+        for d in it {
+            write!(f, "{d:09}")?;
+        }
+        Ok(())
+    }
+}
+
 /// Exact integers at their edges, both ways, and the encoders' bounds.
 #[test]
 fn integers_keep_every_digit_and_the_encoders_keep_the_bounds() {
@@ -230,6 +287,40 @@ fn integers_keep_every_digit_and_the_encoders_keep_the_bounds() {
     let (fits, over) = (wide_jobs(2700), wide_jobs(4096));
     jobs.push(fits);
     jobs.push(over);
+    // Numbers at the edge of an f64 (step 4 refuses those that round to
+    // infinity, as serde_json does), in a bytes array.
+    let edge = (BigUint::pow2(1024).sub_pow2(970)).to_string();
+    // 2^1024 − 2^970 − 1 and a fraction below the edge: finite (f64::MAX).
+    let below = format!("{}1", &edge[..edge.len() - 1]);
+    let canonical = spx_schema::encode::encode(&sample, &value(0, 0, 0, 0, "x".into(), vec![1]))
+        .unwrap();
+    for n in [
+        edge.clone(),
+        format!("{edge}.0"),
+        format!("{}.{}e308", &edge[..1], &edge[1..]),
+        format!("-{edge}e0"),
+        below.clone(),
+        format!("{below}.{}", "9".repeat(400)),
+        format!("0.{edge}e309"),
+        format!("{}e-1", &edge),
+        "1.7976931348623158e308".into(),
+        "1.7976931348623157e308".into(),
+        "179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000".into(),
+        "1e309".into(),
+        "1e308".into(),
+        "0e99999999999999999999999".into(),
+        "1e-99999999999999999999999".into(),
+    ] {
+        jobs.push(Job {
+            module: 0,
+            root: 0,
+            kind: JobKind::Decode(
+                canonical
+                    .replacen("\"root.bytes\":[1]", &format!("\"root.bytes\":[{n}]"), 1)
+                    .into_bytes(),
+            ),
+        });
+    }
     let modules = [Module::new(vec![sample]), Module::new(vec![wide])];
     check_all(&tools, "integers", &modules, &jobs);
 }
