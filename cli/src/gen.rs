@@ -8,9 +8,6 @@ use spx_schema::diag::{Code, Diagnostic, Location};
 use spx_schema::Schema;
 use std::path::Path;
 
-/// A display name cannot become an identifier of the target language, or
-/// two collide (rule `gen.name`).
-pub const GEN_NAME: Code = Code("SPX-G001");
 /// The output file could not be written (rule `gen.output`).
 pub const GEN_OUTPUT: Code = Code("SPX-G002");
 
@@ -73,7 +70,7 @@ fn name_diagnostics(
     errors
         .into_iter()
         .map(|e| {
-            let d = Diagnostic::error(GEN_NAME, "gen.name", e.message);
+            let d = Diagnostic::error(spx_codegen::names::CONSUMER_NAME, "gen.name", e.message);
             match spx_codegen::load::position_of(module, &e.stable_id) {
                 Some(p) => d.at(Location::Source {
                     path: display.to_owned(),

@@ -99,6 +99,11 @@ pub(crate) fn ident(original: &str, converted: &str) -> Result<Ident, String> {
     }
 }
 
+/// A display name cannot become an identifier of a consumer module's
+/// language, or two collide (rule `gen.name`): the code of every
+/// [`NameError`] of [`plan`], at the `spx gen` and `spx_build` doors.
+pub const CONSUMER_NAME: spx_schema::diag::Code = spx_schema::diag::Code("SPX-G001");
+
 /// A language spx generates a consumer module in, besides Rust.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Language {

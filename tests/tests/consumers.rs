@@ -292,8 +292,8 @@ fn integers_keep_every_digit_and_the_encoders_keep_the_bounds() {
     let edge = (BigUint::pow2(1024).sub_pow2(970)).to_string();
     // 2^1024 − 2^970 − 1 and a fraction below the edge: finite (f64::MAX).
     let below = format!("{}1", &edge[..edge.len() - 1]);
-    let canonical = spx_schema::encode::encode(&sample, &value(0, 0, 0, 0, "x".into(), vec![1]))
-        .unwrap();
+    let canonical =
+        spx_schema::encode::encode(&sample, &value(0, 0, 0, 0, "x".into(), vec![1])).unwrap();
     for n in [
         edge.clone(),
         format!("{edge}.0"),
@@ -415,7 +415,8 @@ fn the_modules_of_every_fixture_type_check() {
                 .collect();
             // Every root together, and the first one alone (the one-root
             // form of the module).
-            let mut groups: Vec<Vec<Schema>> = schemas.iter().take(1).map(|s| vec![s.clone()]).collect();
+            let mut groups: Vec<Vec<Schema>> =
+                schemas.iter().take(1).map(|s| vec![s.clone()]).collect();
             if schemas.len() > 1 {
                 groups.push(schemas);
             }
@@ -428,7 +429,8 @@ fn the_modules_of_every_fixture_type_check() {
                 }
                 let k = modules.len();
                 for (root, s) in group.iter().enumerate() {
-                    if let Ok(doc) = spx_schema::encode::encode(s, &spx_schema::encode::example(s)) {
+                    if let Ok(doc) = spx_schema::encode::encode(s, &spx_schema::encode::example(s))
+                    {
                         jobs.push(Job {
                             module: k,
                             root,

@@ -33,9 +33,12 @@ impl Tools {
     pub fn find() -> Tools {
         let node = std::env::var("SPX_NODE").unwrap_or_else(|_| "node".to_owned());
         let python = std::env::var("SPX_PYTHON").unwrap_or_else(|_| "python3".to_owned());
-        let tsc = std::env::var_os("SPX_TSC").map(PathBuf::from).unwrap_or_else(|| {
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("consumers/node_modules/typescript/bin/tsc")
-        });
+        let tsc = std::env::var_os("SPX_TSC")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| {
+                Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("consumers/node_modules/typescript/bin/tsc")
+            });
         let mut missing = Vec::new();
         if !runs(&node, &["--version"]) {
             missing.push(format!(
@@ -353,7 +356,9 @@ pub fn scratch(name: &str) -> PathBuf {
 }
 
 fn run(cmd: &mut Command, what: &str) -> String {
-    let out = cmd.output().unwrap_or_else(|e| panic!("cannot run {what}: {e}"));
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {what}: {e}"));
     let text = format!(
         "{}{}",
         String::from_utf8_lossy(&out.stdout),
@@ -402,7 +407,14 @@ pub fn check_all(tools: &Tools, name: &str, modules: &[Module], jobs: &[Job]) ->
     std::fs::write(dir.join("js/package.json"), "{\"type\":\"module\"}\n").unwrap();
     run(
         Command::new(&tools.python)
-            .args(["-m", "mypy", "--strict", "--python-version", "3.9", "--cache-dir"])
+            .args([
+                "-m",
+                "mypy",
+                "--strict",
+                "--python-version",
+                "3.9",
+                "--cache-dir",
+            ])
             .arg(dir.join(".mypy_cache"))
             .args(&py_files),
         "mypy --strict",
