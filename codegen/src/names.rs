@@ -213,9 +213,10 @@ pub fn type_order(schemas: &[Schema]) -> Vec<&TypeNode> {
 /// Names every type, case and field of `schemas` for `lang`, or reports
 /// every name that cannot be one (each once, in declaration order).
 ///
-/// With several roots, a root record's fields may not be named `decode` or
-/// `encode` in Python, where the record's class also holds the root's
-/// `decode` and `encode`.
+/// With several roots, the fields of a root record, and of a root
+/// variant's cases, may not be named `decode` or `encode` in Python, where
+/// the root's class (the record's, or the cases' base class) also holds
+/// the root's `decode` and `encode`.
 pub fn plan(schemas: &[Schema], lang: Language) -> Result<Names, Vec<NameError>> {
     let mut planner = Planner {
         lang,
@@ -347,10 +348,12 @@ impl<'a> Planner<'a> {
                         (Some(b), false) => self.claim(&c.stable_id, format!("{b}{tag}"), "case"),
                         _ => String::new(),
                     };
-                    let extra: &[&str] = if self.lang == Language::TypeScript {
-                        &["case"]
-                    } else {
-                        &[]
+                    // TypeScript's discriminant; in Python, the members a
+                    // root's base class gives every case.
+                    let extra: &[&str] = match self.lang {
+                        Language::TypeScript => &["case"],
+                        Language::Python if is_root => &["decode", "encode"],
+                        Language::Python => &[],
                     };
                     out.push(CaseNames {
                         tag,
@@ -391,8 +394,9 @@ impl<'a> Planner<'a> {
             };
             let refused = match self.lang {
                 Language::TypeScript => name == "__proto__",
-                // Class-private (mangled) and special names.
-                Language::Python => name.starts_with("__"),
+                // Class-private (mangled) and special names, and the
+                // prefix of the module's own names.
+                Language::Python => name.starts_with("__") || name.starts_with("_spx"),
             };
             if refused || extra.contains(&name.as_str()) {
                 self.error(
@@ -441,5 +445,138 @@ mod tests {
             assert!(ident(bad, bad).is_err(), "{bad}");
         }
         assert!(ident("__", "").is_err());
+    }
+
+    fn schema(src: &str, root: &str) -> Schema {
+        let m = spx_schema::source::read_module("t.spx", src).unwrap();
+        Schema::derive(&m, root).unwrap()
+    }
+
+    const SRC: &str = "module t;\n@id(\"t.r\")\nrecord geo_point {\n  @id(\"t.r.a\") maxLen: i64,\n  @id(\"t.r.b\") class: bool,\n  @id(\"t.r.c\") v: None,\n}\n@id(\"t.v\")\nvariant None {\n  @id(\"t.v.a\") true,\n  @id(\"t.v.b\") go_on { @id(\"t.v.b.x\") case: u8, },\n}\n";
+
+    #[test]
+    fn the_same_names_in_every_language_with_each_ones_escapes() {
+        let s = [schema(SRC, "t.r")];
+        let py = plan(&s, Language::Python).unwrap();
+        let r = &py.types["t.r"];
+        assert_eq!(r.name, "GeoPoint");
+        assert_eq!(r.fields, ["max_len", "class_", "v"]);
+        let v = &py.types["t.v"];
+        assert_eq!((v.name.as_str(), v.union.as_str()), ("None_", "NoneUnion"));
+        let cases: Vec<(&str, &str)> = v
+            .cases
+            .iter()
+            .map(|c| (c.tag.as_str(), c.class.as_str()))
+            .collect();
+        assert_eq!(cases, [("True", "NoneTrue"), ("GoOn", "NoneGoOn")]);
+        assert_eq!(v.cases[1].fields, ["case"]);
+        // TypeScript: no escapes, but `case` is the discriminant.
+        let errors = plan(&s, Language::TypeScript).unwrap_err();
+        assert_eq!(errors.len(), 1);
+        assert_eq!(errors[0].stable_id, "t.v.b.x");
+        assert_eq!(
+            errors[0].message,
+            "the name `case` is reserved in a generated TypeScript module (the field `t.v.b.x`)"
+        );
+    }
+
+    #[test]
+    fn reserved_names_collisions_and_missing_names_are_each_reported() {
+        let src = "module t;\n@id(\"t.a\")\nrecord SpxError { @id(\"t.a.x\") __x: i64, @id(\"t.a.y\") _spx_y: i64, }\n@id(\"t.b\")\nrecord Uint8Array { @id(\"t.b.x\") x_y: i64, @id(\"t.b.y\") xY: i64, @id(\"t.b.z\") r: SpxError, }\n@id(\"t.d\")\nrecord TA {}\n@id(\"t.c\")\nrecord T_a { @id(\"t.c.x\") x: TA, @id(\"t.c.y\") y: Uint8Array, }\n";
+        let s = [schema(src, "t.c")];
+        let messages = |lang| -> Vec<String> {
+            plan(&s, lang)
+                .unwrap_err()
+                .into_iter()
+                .map(|e| format!("{}: {}", e.stable_id, e.message))
+                .collect()
+        };
+        assert_eq!(
+            messages(Language::TypeScript),
+            [
+                "t.a: the name `SpxError` is reserved in a generated TypeScript module (the type `t.a`)",
+                "t.b: the name `Uint8Array` is reserved in a generated TypeScript module (the type `t.b`)",
+                "t.b.y: the fields `t.b.x` and `t.b.y` would both be named `x_y` in TypeScript",
+                "t.c: `t.d` and `t.c` would both be named `TA` in TypeScript",
+            ]
+        );
+        assert_eq!(
+            messages(Language::Python),
+            [
+                "t.a: the name `SpxError` is reserved in a generated Python module (the type `t.a`)",
+                "t.a.x: the name `__x` is reserved in a generated Python module (the field `t.a.x`)",
+                "t.a.y: the name `_spx_y` is reserved in a generated Python module (the field `t.a.y`)",
+                "t.b.y: the fields `t.b.x` and `t.b.y` would both be named `x_y` in Python",
+                "t.c: `t.d` and `t.c` would both be named `TA` in Python",
+            ]
+        );
+        // A graph read back from a document has no names.
+        let bare = Schema::parse_document(s[0].document().as_bytes()).unwrap();
+        let e = plan(&[bare], Language::Python).unwrap_err();
+        assert_eq!(e[0].message, "the type `t.d` has no display name");
+    }
+
+    #[test]
+    fn the_typescript_runtime_names_only_reserved_globals() {
+        // Every capitalised identifier the runtime uses that it does not
+        // declare itself must be reserved, or a type of that name would
+        // shadow it.
+        let rt = crate::typescript::RUNTIME;
+        let mut declared = std::collections::HashSet::new();
+        for w in [
+            "class ",
+            "interface ",
+            "type ",
+            "const ",
+            "function ",
+            "declare const ",
+        ] {
+            for part in rt.split(w).skip(1) {
+                let name: String = part
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '$')
+                    .collect();
+                declared.insert(name);
+            }
+        }
+        let mut used = std::collections::BTreeSet::new();
+        let code: String = rt
+            .lines()
+            .filter(|l| {
+                !l.trim_start().starts_with("//")
+                    && !l.trim_start().starts_with('*')
+                    && !l.trim_start().starts_with("/**")
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        let mut word = String::new();
+        let mut in_string: Option<char> = None;
+        for c in code.chars().chain(std::iter::once(' ')) {
+            if let Some(q) = in_string {
+                if c == q {
+                    in_string = None;
+                }
+                continue;
+            }
+            if c.is_ascii_alphanumeric() || c == '_' || c == '$' {
+                word.push(c);
+                continue;
+            }
+            if word.starts_with(|w: char| w.is_ascii_uppercase()) && !declared.contains(&word) {
+                used.insert(word.clone());
+            }
+            word.clear();
+            if c == '"' || c == '\'' {
+                in_string = Some(c);
+            }
+        }
+        let unreserved: Vec<&String> = used
+            .iter()
+            .filter(|u| !TYPESCRIPT_RESERVED.contains(&u.as_str()))
+            .collect();
+        assert!(
+            unreserved.is_empty(),
+            "globals the runtime uses without reserving them: {unreserved:?}"
+        );
     }
 }

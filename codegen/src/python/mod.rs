@@ -41,7 +41,7 @@ pub fn generate(schemas: &[Schema]) -> Result<String, Vec<NameError>> {
     );
     out.push_str("\"\"\"Types, a strict decoder and a canonical encoder for Agent Interaction Schema v1 value documents.\"\"\"\n\n");
     out.push_str("from __future__ import annotations\n\n");
-    out.push_str("import dataclasses as _spx_dataclasses\nimport json as _spx_json\nimport math as _spx_math\nimport re as _spx_re\nimport typing as _spx_typing\n\n");
+    out.push_str("import builtins as _spx_builtins\nimport dataclasses as _spx_dataclasses\nimport json as _spx_json\nimport math as _spx_math\nimport re as _spx_re\nimport typing as _spx_typing\n\n");
     let mut public: Vec<String> = vec!["SpxError".to_owned()];
     if !several {
         public.extend(
@@ -92,7 +92,8 @@ pub fn generate(schemas: &[Schema]) -> Result<String, Vec<NameError>> {
                 let _ = writeln!(out, "    {}\n", string_literal(&doc));
                 members(&mut out, &m, schema, fields, &names.fields);
                 if let Some(r) = root {
-                    root_items(&mut out, &schemas[r], r, &names.name, "    ");
+                    let b = builtins_prefix(&names.fields);
+                    root_items(&mut out, &schemas[r], r, &names.name, "    ", b);
                 }
             }
             TypeKind::Variant { cases } => {
@@ -106,7 +107,7 @@ pub fn generate(schemas: &[Schema]) -> Result<String, Vec<NameError>> {
                 let _ = writeln!(out, "    {}\n", string_literal(&doc));
                 out.push_str("    __slots__ = ()\n");
                 if let Some(r) = root {
-                    root_items(&mut out, &schemas[r], r, &names.union, "    ");
+                    root_items(&mut out, &schemas[r], r, &names.union, "    ", "");
                 }
                 for (c, cn) in cases.iter().zip(&names.cases) {
                     out.push_str("\n\n@_spx_dataclasses.dataclass(frozen=True)\n");
@@ -150,7 +151,7 @@ pub fn generate(schemas: &[Schema]) -> Result<String, Vec<NameError>> {
         out.push_str(
             "\n\n# ---------------------------------------------------------------- root\n\n",
         );
-        root_items(&mut out, s, 0, &name, "");
+        root_items(&mut out, s, 0, &name, "", "");
     }
     out.push_str(
         "\n\n# ---------------------------------------------------------------- tables\n\n",
@@ -202,12 +203,26 @@ pub fn generate(schemas: &[Schema]) -> Result<String, Vec<NameError>> {
     Ok(out)
 }
 
-fn py_type(m: &Module<'_>, schema: &Schema, ty: FieldType) -> String {
+/// The prefix of builtin type names in a class whose field names shadow
+/// one of them (a field named `int` makes `int` that field in the class
+/// body): `_spx_builtins.`, else nothing.
+fn builtins_prefix(names: &[String]) -> &'static str {
+    if names
+        .iter()
+        .any(|n| matches!(n.as_str(), "int" | "str" | "bytes" | "bool"))
+    {
+        "_spx_builtins."
+    } else {
+        ""
+    }
+}
+
+fn py_type(m: &Module<'_>, schema: &Schema, ty: FieldType, b: &str) -> String {
     match ty {
-        FieldType::Scalar(Repr::Bool) => "bool".to_owned(),
-        FieldType::Scalar(Repr::String) => "str".to_owned(),
-        FieldType::Scalar(Repr::Bytes) => "bytes".to_owned(),
-        FieldType::Scalar(_) => "int".to_owned(),
+        FieldType::Scalar(Repr::Bool) => format!("{b}bool"),
+        FieldType::Scalar(Repr::String) => format!("{b}str"),
+        FieldType::Scalar(Repr::Bytes) => format!("{b}bytes"),
+        FieldType::Scalar(_) => format!("{b}int"),
         FieldType::Nested(i) => {
             let id = schema
                 .graph()
@@ -224,6 +239,7 @@ fn py_type(m: &Module<'_>, schema: &Schema, ty: FieldType) -> String {
 }
 
 fn members(out: &mut String, m: &Module<'_>, schema: &Schema, fields: &[Field], names: &[String]) {
+    let b = builtins_prefix(names);
     for (f, n) in fields.iter().zip(names) {
         let _ = writeln!(
             out,
@@ -232,7 +248,7 @@ fn members(out: &mut String, m: &Module<'_>, schema: &Schema, fields: &[Field], 
             spx_type(schema, f.ty),
             comment(&f.stable_id)
         );
-        let _ = writeln!(out, "    {n}: {}", py_type(m, schema, f.ty));
+        let _ = writeln!(out, "    {n}: {}", py_type(m, schema, f.ty, b));
     }
 }
 
@@ -257,8 +273,9 @@ fn field_table(m: &Module<'_>, schema: &Schema, fields: &[Field], names: &[Strin
 }
 
 /// A root's constants, `decode` and `encode`: module-level (`indent` empty)
-/// or in the root's class. `ty` is the annotation of its values.
-fn root_items(out: &mut String, s: &Schema, r: usize, ty: &str, indent: &str) {
+/// or in the root's class. `ty` is the annotation of its values, `b` the
+/// prefix of builtin type names ([`builtins_prefix`]).
+fn root_items(out: &mut String, s: &Schema, r: usize, ty: &str, indent: &str, b: &str) {
     let class = !indent.is_empty();
     let consts = [
         ("ROOT_TYPE_ID", "The root's stable id.", s.root_type_id()),
@@ -281,9 +298,9 @@ fn root_items(out: &mut String, s: &Schema, r: usize, ty: &str, indent: &str) {
     out.push('\n');
     for (c, doc, v) in consts {
         let annotation = if class {
-            ": _spx_typing.ClassVar[str]"
+            format!(": _spx_typing.ClassVar[{b}str]")
         } else {
-            ""
+            String::new()
         };
         let _ = writeln!(
             out,
@@ -298,10 +315,10 @@ fn root_items(out: &mut String, s: &Schema, r: usize, ty: &str, indent: &str) {
     };
     let _ = writeln!(
         out,
-        "{stat}\n{indent}def decode(data: _spx_typing.Union[bytes, str]) -> {ty}:\n{indent}    \"\"\"Strictly decodes a value document (bytes, or text): the engine's verdict on every\n{indent}    input. Raises `SpxError` with the engine's code, rule and JSON Pointer.\"\"\"\n{indent}    result: {ty} = _spx_decode(_SPX_ROOTS[{r}], data)\n{indent}    return result"
+        "{stat}\n{indent}def decode(data: _spx_typing.Union[{b}bytes, {b}str]) -> {ty}:\n{indent}    \"\"\"Strictly decodes a value document (bytes, or text): the engine's verdict on every\n{indent}    input. Raises `SpxError` with the engine's code, rule and JSON Pointer.\"\"\"\n{indent}    result: {ty} = _spx_decode(_SPX_ROOTS[{r}], data)\n{indent}    return result"
     );
     let _ = writeln!(
         out,
-        "{stat}\n{indent}def encode(value: {ty}) -> str:\n{indent}    \"\"\"The canonical value document of `value`, ending with its LF. Raises `SpxError`\n{indent}    (SPX-Z206, the engine's rule and pointer) for a value out of its bounds.\"\"\"\n{indent}    return _spx_encode(_SPX_ROOTS[{r}], value)"
+        "{stat}\n{indent}def encode(value: {ty}) -> {b}str:\n{indent}    \"\"\"The canonical value document of `value`, ending with its LF. Raises `SpxError`\n{indent}    (SPX-Z206, the engine's rule and pointer) for a value out of its bounds.\"\"\"\n{indent}    return _spx_encode(_SPX_ROOTS[{r}], value)"
     );
 }

@@ -124,18 +124,18 @@ pub fn generate(schemas: &[Schema]) -> Result<String, Vec<NameError>> {
             }
         }
     }
-    out.push_str("];\n\nconst $ROOTS: readonly $Root[] = [\n");
-    for s in schemas {
+    out.push_str("];\n");
+    for (r, s) in schemas.iter().enumerate() {
         let _ = writeln!(
             out,
-            "  {{ type: {}, id: {}, digest: {}, prefix: {} }},",
+            "\nconst $ROOT_{r}: $Root = {{ type: {}, id: {}, digest: {}, prefix: {} }};",
             m.index_of(s.root_type_id()),
             string_literal(s.root_type_id()),
             string_literal(s.digest()),
             string_literal(&Module::prefix(s))
         );
     }
-    out.push_str("];\n\n");
+    out.push('\n');
     out.push_str(RUNTIME);
     Ok(out)
 }
@@ -214,11 +214,11 @@ fn root_items(out: &mut String, s: &Schema, r: usize, name: &str, several: bool)
         }
         let _ = writeln!(
             out,
-            "  /** {decode_doc} */\n  decode(input: Uint8Array | string): {name} {{\n    return $decode($ROOTS[{r}], input) as {name};\n  }},"
+            "  /** {decode_doc} */\n  decode(input: Uint8Array | string): {name} {{\n    return $decode($ROOT_{r}, input) as {name};\n  }},"
         );
         let _ = writeln!(
             out,
-            "  /** {encode_doc} */\n  encode(value: {name}): string {{\n    return $encode($ROOTS[{r}], value);\n  }},"
+            "  /** {encode_doc} */\n  encode(value: {name}): string {{\n    return $encode($ROOT_{r}, value);\n  }},"
         );
         out.push_str("});\n");
     } else {
@@ -231,11 +231,11 @@ fn root_items(out: &mut String, s: &Schema, r: usize, name: &str, several: bool)
         }
         let _ = writeln!(
             out,
-            "\n/** {decode_doc} */\nexport function decode(input: Uint8Array | string): {name} {{\n  return $decode($ROOTS[{r}], input) as {name};\n}}"
+            "\n/** {decode_doc} */\nexport function decode(input: Uint8Array | string): {name} {{\n  return $decode($ROOT_{r}, input) as {name};\n}}"
         );
         let _ = writeln!(
             out,
-            "\n/** {encode_doc} */\nexport function encode(value: {name}): string {{\n  return $encode($ROOTS[{r}], value);\n}}"
+            "\n/** {encode_doc} */\nexport function encode(value: {name}): string {{\n  return $encode($ROOT_{r}, value);\n}}"
         );
     }
 }

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import builtins as _spx_builtins
 import dataclasses as _spx_dataclasses
 import json as _spx_json
 import math as _spx_math

@@ -61,12 +61,12 @@ export const SCHEMA_JSON = "{\"schema\":\"semaprax.agent-interaction-schema.v1\"
 
 /** Strictly decodes a value document of `Reply` (bytes, or text): the engine's verdict on every input. Throws an `SpxError` with the engine's code, rule and JSON Pointer. */
 export function decode(input: Uint8Array | string): Reply {
-  return $decode($ROOTS[0], input) as Reply;
+  return $decode($ROOT_0, input) as Reply;
 }
 
 /** The canonical value document of `value`, ending with its LF. Throws an `SpxError` (SPX-Z206, the engine's rule and pointer) for a value out of its bounds. */
 export function encode(value: Reply): string {
-  return $encode($ROOTS[0], value);
+  return $encode($ROOT_0, value);
 }
 
 // ---------------------------------------------------------------- tables
@@ -81,14 +81,12 @@ const $TYPES: readonly $Type[] = [
   { id: "desk.reply", cases: null, fields: [["desk.reply.ticket", "ticket", 7], ["desk.reply.body", "body", 5], ["desk.reply.attachment", "attachment", 6], ["desk.reply.priority", "priority", 8]] },
 ];
 
-const $ROOTS: readonly $Root[] = [
-  { type: 2, id: "desk.reply", digest: "sha256:5ecc629d4d8dc06aff625720b51f445810237809638dd976cc599e2a5184e66c", prefix: "{\"schema\":\"semaprax.agent-interaction-value.v1\",\"root_type_id\":\"desk.reply\",\"schema_digest\":\"sha256:5ecc629d4d8dc06aff625720b51f445810237809638dd976cc599e2a5184e66c\",\"value\":" },
-];
+const $ROOT_0: $Root = { type: 2, id: "desk.reply", digest: "sha256:5ecc629d4d8dc06aff625720b51f445810237809638dd976cc599e2a5184e66c", prefix: "{\"schema\":\"semaprax.agent-interaction-value.v1\",\"root_type_id\":\"desk.reply\",\"schema_digest\":\"sha256:5ecc629d4d8dc06aff625720b51f445810237809638dd976cc599e2a5184e66c\",\"value\":" };
 
 // ---------------------------------------------------------------------------
 // The spx runtime: the fixed part of every generated module, the same bytes
 // in each. It needs nothing at run time but the platform (ES2020: BigInt,
-// TextDecoder), and reads the tables above: `$TYPES` and the `$ROOTS`.
+// TextDecoder), and reads the tables above: `$TYPES` and one `$Root` per root.
 //
 // decode = steps 1–2 (size, UTF-8 in fatal mode), then a fast path
 // (JSON.parse, a typed walk, the canonical rendering compared with the input
@@ -169,6 +167,11 @@ const $hasOwn = Object.prototype.hasOwnProperty;
 /** Per type: the index of each field id (the first declared wins, as in the engine). */
 const $INDEX = new Map<readonly $Field[], Map<string, number>>();
 
+/** `a[i]`, for an index known to be in range. */
+function $n(a: readonly number[], i: number): number {
+  return a[i] as number;
+}
+
 function $fail(code: string, rule: string, pointer: string): never {
   throw new SpxError(code, rule, pointer);
 }
@@ -204,15 +207,13 @@ function $utf8Length(s: string): number {
 }
 
 function $fieldIndex(fields: readonly $Field[]): Map<string, number> {
-  let m = $INDEX.get(fields);
-  if (m === undefined) {
-    m = new Map();
-    for (let j = 0; j < fields.length; j++) {
-      const id = fields[j][0];
-      if (!m.has(id)) m.set(id, j);
-    }
-    $INDEX.set(fields, m);
-  }
+  const known = $INDEX.get(fields);
+  if (known !== undefined) return known;
+  const m = new Map<string, number>();
+  fields.forEach(([id], j) => {
+    if (!m.has(id)) m.set(id, j);
+  });
+  $INDEX.set(fields, m);
   return m;
 }
 
@@ -222,7 +223,7 @@ function $integer(r: number, s: string): bigint | string {
   // Longer than any bound: out of range without building a huge BigInt.
   if (s.length > 20) return "value.integer_range";
   const v = BigInt(s);
-  return v < $MIN[r] || v > $MAX[r] ? "value.integer_range" : v;
+  return v < ($MIN[r] as bigint) || v > ($MAX[r] as bigint) ? "value.integer_range" : v;
 }
 
 // ------------------------------------------------------------------ decode
@@ -282,10 +283,10 @@ function $fast(root: $Root, text: string): unknown {
   } catch {
     return undefined;
   }
-  if (!$isObject(j) || j.root_type_id !== root.id || !$own(j, "value")) return undefined;
+  if (!$isObject(j) || j["root_type_id"] !== root.id || !$own(j, "value")) return undefined;
   let v: unknown;
   try {
-    v = $fastType(root.type, j.value, 0);
+    v = $fastType(root.type, j["value"], 0);
     if (v === undefined || $render(root, v) !== text) return undefined;
   } catch {
     return undefined;
@@ -294,12 +295,12 @@ function $fast(root: $Root, text: string): unknown {
 }
 
 function $fastType(ti: number, x: unknown, depth: number): unknown {
-  const ty = $TYPES[ti];
+  const ty = $TYPES[ti] as $Type;
   if (depth > $MAX_DEPTH || !$isObject(x)) return undefined;
-  const f = x.fields;
+  const f = x["fields"];
   if (!$isObject(f)) return undefined;
   if (ty.cases === null) return $fastFields(ty.fields, f, {}, depth);
-  const id = x.case;
+  const id = x["case"];
   for (const c of ty.cases) {
     if (c[0] === id) return $fastFields(c[2], f, { case: c[1] }, depth);
   }
@@ -548,7 +549,7 @@ function $read(s: string): $Tree | null {
     for (;;) {
       ws();
       if (stack.length === 0) return i === n ? t : null;
-      const obj = t.kind[stack[stack.length - 1]] === $OBJECT;
+      const obj = $n(t.kind, stack[stack.length - 1] as number) === $OBJECT;
       const d = s.charCodeAt(i);
       if (d === 0x2c) {
         i++;
@@ -565,18 +566,18 @@ function $read(s: string): $Tree | null {
 /** The direct children of a container, in document order. */
 function $children(t: $Tree, node: number): number[] {
   const out: number[] = [];
-  for (let c = node + 1; c < t.next[node]; c = t.next[c]) out.push(c);
+  for (let c = node + 1; c < $n(t.next, node); c = $n(t.next, c)) out.push(c);
   return out;
 }
 
 function $isText(t: $Tree, node: number): boolean {
-  return t.kind[node] === $TEXT || t.kind[node] === $TEXT_ESCAPED;
+  return $n(t.kind, node) === $TEXT || $n(t.kind, node) === $TEXT_ESCAPED;
 }
 
 /** The unescaped text of a string node (the reader accepted its escapes). */
 function $text(t: $Tree, node: number): string {
-  const inner = t.src.slice(t.start[node] + 1, t.end[node] - 1);
-  if (t.kind[node] !== $TEXT_ESCAPED) return inner;
+  const inner = t.src.slice($n(t.start, node) + 1, $n(t.end, node) - 1);
+  if ($n(t.kind, node) !== $TEXT_ESCAPED) return inner;
   let out = "";
   let from = 0;
   for (let i = inner.indexOf("\\"); i >= 0; i = inner.indexOf("\\", from)) {
@@ -604,7 +605,7 @@ function $lookup(t: $Tree, obj: number, key: string): number {
   let found = -1;
   const c = $children(t, obj);
   for (let k = 0; k + 1 < c.length; k += 2) {
-    if ($text(t, c[k]) === key) found = c[k + 1];
+    if ($text(t, (c[k] as number)) === key) found = (c[k + 1] as number);
   }
   return found;
 }
@@ -616,27 +617,27 @@ function $lookup(t: $Tree, obj: number, key: string): number {
 function $locate(t: $Tree, at: number): string {
   let ptr = "";
   let node = 0;
-  const inside = (x: number): boolean => t.start[x] <= at && at < t.end[x];
+  const inside = (x: number): boolean => $n(t.start, x) <= at && at < $n(t.end, x);
   if (!inside(0)) return ptr;
   for (;;) {
     const c = $children(t, node);
-    if (t.kind[node] === $OBJECT) {
+    if ($n(t.kind, node) === $OBJECT) {
       let hit = -1;
       for (let k = 0; k + 1 < c.length; k += 2) {
-        if (t.start[c[k]] <= at && at < t.end[c[k + 1]]) {
+        if ($n(t.start, c[k] as number) <= at && at < $n(t.end, c[k + 1] as number)) {
           hit = k;
           break;
         }
       }
       if (hit < 0) break;
-      ptr = $token(ptr, $text(t, c[hit]));
-      if (!inside(c[hit + 1])) break;
-      node = c[hit + 1];
-    } else if (t.kind[node] === $ARRAY) {
+      ptr = $token(ptr, $text(t, (c[hit] as number)));
+      if (!inside((c[hit + 1] as number))) break;
+      node = (c[hit + 1] as number);
+    } else if ($n(t.kind, node) === $ARRAY) {
       const k = c.findIndex(inside);
       if (k < 0) break;
       ptr = $token(ptr, String(k));
-      node = c[k];
+      node = (c[k] as number);
     } else break;
   }
   return ptr;
@@ -649,7 +650,7 @@ function $locate(t: $Tree, at: number): string {
 function $exactKeys(t: $Tree, obj: number, keys: readonly string[], ptr: string, rule: string): void {
   const c = $children(t, obj);
   for (let k = 0; k < c.length; k += 2) {
-    const key = $text(t, c[k]);
+    const key = $text(t, (c[k] as number));
     if (!keys.includes(key)) $fail($Z205, rule, $token(ptr, key));
   }
   for (const key of keys) {
@@ -671,7 +672,7 @@ function $specPath(root: $Root, text: string): unknown {
   const t = $read(text.slice(0, n - 1));
   if (t === null) return $fail($Z205, "json.syntax", "");
   // 5.
-  if (t.kind[0] !== $OBJECT) $fail($Z205, "envelope.shape", "");
+  if ($n(t.kind, 0) !== $OBJECT) $fail($Z205, "envelope.shape", "");
   $exactKeys(t, 0, ["schema", "root_type_id", "schema_digest", "value"], "", "envelope.keys");
   // 6.
   const s = $lookup(t, 0, "schema");
@@ -701,8 +702,8 @@ function $specPath(root: $Root, text: string): unknown {
 
 function $walkType(t: $Tree, ti: number, node: number, depth: number, ptr: string): unknown {
   if (depth > $MAX_DEPTH) $fail($Z206, "value.max_depth", ptr);
-  const ty = $TYPES[ti];
-  if (t.kind[node] !== $OBJECT) $fail($Z205, "value.shape", ptr);
+  const ty = $TYPES[ti] as $Type;
+  if ($n(t.kind, node) !== $OBJECT) $fail($Z205, "value.shape", ptr);
   if (ty.cases === null) {
     $exactKeys(t, node, ["fields"], ptr, "value.shape");
     return $walkFields(t, ty.fields, $lookup(t, node, "fields"), depth, ptr + "/fields", {});
@@ -727,20 +728,20 @@ function $walkFields(
   ptr: string,
   out: Record<string, unknown>,
 ): unknown {
-  if (t.kind[obj] !== $OBJECT) $fail($Z205, "value.shape", ptr);
+  if ($n(t.kind, obj) !== $OBJECT) $fail($Z205, "value.shape", ptr);
   const index = $fieldIndex(decl);
   const slots: number[] = decl.map(() => -1);
   const c = $children(t, obj);
   for (let k = 0; k + 1 < c.length; k += 2) {
-    const key = $text(t, c[k]);
+    const key = $text(t, (c[k] as number));
     const j = index.get(key);
     if (j === undefined) $fail($Z206, "value.fields.unknown", $token(ptr, key));
-    else slots[j] = c[k + 1];
+    else slots[j] = (c[k + 1] as number);
   }
   for (let j = 0; j < decl.length; j++) {
-    const [id, name, ty] = decl[j];
+    const [id, name, ty] = decl[j] as $Field;
     const p = $token(ptr, id);
-    const v = slots[j];
+    const v = slots[j] as number;
     if (v < 0) $fail($Z206, "value.fields.missing", p);
     out[name] = ty >= $NESTED ? $walkType(t, ty - $NESTED, v, depth + 1, p) : $walkScalar(t, ty, v, p);
   }
@@ -748,7 +749,7 @@ function $walkFields(
 }
 
 function $walkScalar(t: $Tree, r: number, node: number, ptr: string): unknown {
-  const kind = t.kind[node];
+  const kind = $n(t.kind, node);
   if (r === $BOOL) {
     if (kind === $TRUE || kind === $FALSE) return kind === $TRUE;
   } else if (r === $STRING) {
@@ -763,10 +764,10 @@ function $walkScalar(t: $Tree, r: number, node: number, ptr: string): unknown {
       if (c.length > $MAX_BYTES_LEN) $fail($Z206, "value.bytes_length", ptr);
       const b = new Uint8Array(c.length);
       for (let k = 0; k < c.length; k++) {
-        const e = c[k];
-        const raw = t.src.slice(t.start[e], t.end[e]);
+        const e = (c[k] as number);
+        const raw = t.src.slice($n(t.start, e), $n(t.end, e));
         // A JSON integer 0..=255: a number with no sign, fraction or exponent.
-        if (t.kind[e] !== $NUMBER || !/^[0-9]{1,3}$/.test(raw) || +raw > 255) {
+        if ($n(t.kind, e) !== $NUMBER || !/^[0-9]{1,3}$/.test(raw) || +raw > 255) {
           $fail($Z206, "value.bytes_element", $token(ptr, String(k)));
         }
         b[k] = +raw;
@@ -816,11 +817,11 @@ function $encode(root: $Root, v: unknown): string {
 
 function $encType(ti: number, v: unknown, depth: number, ptr: string): string {
   if (depth > $MAX_DEPTH) $fail($Z206, "value.max_depth", ptr);
-  const ty = $TYPES[ti];
+  const ty = $TYPES[ti] as $Type;
   if (!$isObject(v)) return $fail($Z206, "value.representation", ptr);
   const o = v;
   if (ty.cases === null) return '{"fields":' + $encFields(ty.fields, o, depth, ptr + "/fields") + "}";
-  const tag = $own(o, "case") ? o.case : undefined;
+  const tag = $own(o, "case") ? o["case"] : undefined;
   for (const c of ty.cases) {
     if (c[1] === tag) {
       return '{"case":' + $quote(c[0]) + ',"fields":' + $encFields(c[2], o, depth, ptr + "/fields") + "}";
@@ -832,7 +833,7 @@ function $encType(ti: number, v: unknown, depth: number, ptr: string): string {
 function $encFields(decl: readonly $Field[], o: Record<string, unknown>, depth: number, ptr: string): string {
   let out = "{";
   for (let j = 0; j < decl.length; j++) {
-    const [id, name, ty] = decl[j];
+    const [id, name, ty] = decl[j] as $Field;
     const p = $token(ptr, id);
     if (!$own(o, name) || o[name] === undefined) $fail($Z206, "value.fields.missing", p);
     const x = o[name];
@@ -855,7 +856,7 @@ function $encFields(decl: readonly $Field[], o: Record<string, unknown>, depth: 
       out += "[" + x.join(",") + "]";
     } else {
       if (typeof x !== "bigint") return $fail($Z206, "value.representation", p);
-      if (x < $MIN[ty] || x > $MAX[ty]) $fail($Z206, "value.integer_range", p);
+      if (x < ($MIN[ty] as bigint) || x > ($MAX[ty] as bigint)) $fail($Z206, "value.integer_range", p);
       out += '"' + x.toString() + '"';
     }
   }

@@ -390,9 +390,17 @@ pub fn check_all(tools: &Tools, name: &str, modules: &[Module], jobs: &[Job]) ->
             .arg(&tools.tsc)
             .args([
                 "--strict",
+                // The flags of strict projects the generated file lands in.
+                "--noUncheckedIndexedAccess",
+                "--noPropertyAccessFromIndexSignature",
+                "--exactOptionalPropertyTypes",
+                "--isolatedModules",
+                "--erasableSyntaxOnly",
                 "--noUnusedLocals",
                 "--noUnusedParameters",
                 "--noImplicitReturns",
+                "--noImplicitOverride",
+                "--noFallthroughCasesInSwitch",
                 "--noEmitOnError",
                 "--target",
                 "es2020",
