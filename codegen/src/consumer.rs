@@ -143,6 +143,17 @@ pub(crate) fn spx_type(schema: &Schema, ty: FieldType) -> String {
     }
 }
 
+/// The canonical key text of a field (`"id":`, quoted as FORMAT.md §2
+/// says) and its JSON Pointer reference token (`/id`, escaped), which the
+/// runtimes' tables carry so that no key is quoted at run time.
+pub(crate) fn key_and_token(id: &str) -> (String, String) {
+    let mut key = spx_schema::quote::quote(id);
+    key.push(':');
+    let mut token = String::new();
+    spx_schema::quote::push_pointer_token(&mut token, id);
+    (key, token)
+}
+
 /// A stable id as it may appear inside any comment: quoted as FORMAT.md §2
 /// quotes it (so no control character), with `*/` and the Unicode line and
 /// paragraph separators escaped.

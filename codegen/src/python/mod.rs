@@ -6,7 +6,7 @@
 //! every module). Python 3.9 or later, standard library only, `mypy
 //! --strict` clean.
 
-use crate::consumer::{comment, spx_type, string_literal, Module};
+use crate::consumer::{comment, key_and_token, spx_type, string_literal, Module};
 use crate::emit::NameError;
 use crate::names::Language;
 use spx_schema::graph::{Field, FieldType, Repr, TypeKind};
@@ -257,11 +257,14 @@ fn field_table(m: &Module<'_>, schema: &Schema, fields: &[Field], names: &[Strin
         .iter()
         .zip(names)
         .map(|(f, n)| {
+            let (key, token) = key_and_token(&f.stable_id);
             format!(
-                "({}, {}, {})",
+                "({}, {}, {}, {}, {})",
                 string_literal(&f.stable_id),
                 string_literal(n),
-                m.code(schema, f.ty)
+                m.code(schema, f.ty),
+                string_literal(&key),
+                string_literal(&token)
             )
         })
         .collect();

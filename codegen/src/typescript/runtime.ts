@@ -32,8 +32,11 @@ export class SpxError extends Error {
   }
 }
 
-/** A field: stable id, property name, type (0–6 a scalar, 7 + i the type `$TYPES[i]`). */
-type $Field = readonly [string, string, number];
+/**
+ * A field: stable id, property name, type (0–6 a scalar, 7 + i the type
+ * `$TYPES[i]`), its canonical key (`"id":`), its JSON Pointer token (`/id`).
+ */
+type $Field = readonly [string, string, number, string, string];
 /** A case: stable id, the `case` tag, the fields. */
 type $Case = readonly [string, string, readonly $Field[]];
 interface $Type {
@@ -654,8 +657,8 @@ function $walkFields(
     else slots[j] = (c[k + 1] as number);
   }
   for (let j = 0; j < decl.length; j++) {
-    const [id, name, ty] = decl[j] as $Field;
-    const p = $token(ptr, id);
+    const [, name, ty, , tok] = decl[j] as $Field;
+    const p = ptr + tok;
     const v = slots[j] as number;
     if (v < 0) $fail($Z206, "value.fields.missing", p);
     out[name] = ty >= $NESTED ? $walkType(t, ty - $NESTED, v, depth + 1, p) : $walkScalar(t, ty, v, p);
@@ -748,12 +751,12 @@ function $encType(ti: number, v: unknown, depth: number, ptr: string): string {
 function $encFields(decl: readonly $Field[], o: Record<string, unknown>, depth: number, ptr: string): string {
   let out = "{";
   for (let j = 0; j < decl.length; j++) {
-    const [id, name, ty] = decl[j] as $Field;
-    const p = $token(ptr, id);
+    const [, name, ty, key, tok] = decl[j] as $Field;
+    const p = ptr + tok;
     if (!$own(o, name) || o[name] === undefined) $fail($Z206, "value.fields.missing", p);
     const x = o[name];
     if (j > 0) out += ",";
-    out += $quote(id) + ":";
+    out += key;
     if (ty >= $NESTED) out += $encType(ty - $NESTED, x, depth + 1, p);
     else if (ty === $BOOL) {
       if (typeof x !== "boolean") $fail($Z206, "value.representation", p);

@@ -122,16 +122,16 @@ export const Proposal = Object.freeze({
 // ---------------------------------------------------------------- tables
 
 const $TYPES: readonly $Type[] = [
-  { id: "desk.ticket_ref", cases: null, fields: [["desk.ticket_ref.number", "number", 2], ["desk.ticket_ref.queue", "queue", 3]] },
+  { id: "desk.ticket_ref", cases: null, fields: [["desk.ticket_ref.number", "number", 2, "\"desk.ticket_ref.number\":", "/desk.ticket_ref.number"], ["desk.ticket_ref.queue", "queue", 3, "\"desk.ticket_ref.queue\":", "/desk.ticket_ref.queue"]] },
   { id: "desk.priority", fields: [], cases: [
     ["desk.priority.low", "Low", []],
     ["desk.priority.high", "High", []],
-    ["desk.priority.urgent", "Urgent", [["desk.priority.urgent.minutes", "minutes", 1]]],
+    ["desk.priority.urgent", "Urgent", [["desk.priority.urgent.minutes", "minutes", 1, "\"desk.priority.urgent.minutes\":", "/desk.priority.urgent.minutes"]]],
   ] },
-  { id: "desk.reply", cases: null, fields: [["desk.reply.ticket", "ticket", 7], ["desk.reply.body", "body", 5], ["desk.reply.attachment", "attachment", 6], ["desk.reply.priority", "priority", 8]] },
+  { id: "desk.reply", cases: null, fields: [["desk.reply.ticket", "ticket", 7, "\"desk.reply.ticket\":", "/desk.reply.ticket"], ["desk.reply.body", "body", 5, "\"desk.reply.body\":", "/desk.reply.body"], ["desk.reply.attachment", "attachment", 6, "\"desk.reply.attachment\":", "/desk.reply.attachment"], ["desk.reply.priority", "priority", 8, "\"desk.reply.priority\":", "/desk.reply.priority"]] },
   { id: "desk.proposal", fields: [], cases: [
-    ["desk.proposal.reply", "Answer", [["desk.proposal.reply.ticket", "ticket", 7], ["desk.proposal.reply.text", "text", 5]]],
-    ["desk.proposal.escalate", "Escalate", [["desk.proposal.escalate.ticket", "ticket", 7], ["desk.proposal.escalate.level", "level", 3], ["desk.proposal.escalate.confirmed", "confirmed", 0]]],
+    ["desk.proposal.reply", "Answer", [["desk.proposal.reply.ticket", "ticket", 7, "\"desk.proposal.reply.ticket\":", "/desk.proposal.reply.ticket"], ["desk.proposal.reply.text", "text", 5, "\"desk.proposal.reply.text\":", "/desk.proposal.reply.text"]]],
+    ["desk.proposal.escalate", "Escalate", [["desk.proposal.escalate.ticket", "ticket", 7, "\"desk.proposal.escalate.ticket\":", "/desk.proposal.escalate.ticket"], ["desk.proposal.escalate.level", "level", 3, "\"desk.proposal.escalate.level\":", "/desk.proposal.escalate.level"], ["desk.proposal.escalate.confirmed", "confirmed", 0, "\"desk.proposal.escalate.confirmed\":", "/desk.proposal.escalate.confirmed"]]],
     ["desk.proposal.wait", "Wait", []],
   ] },
 ];
@@ -174,8 +174,11 @@ export class SpxError extends Error {
   }
 }
 
-/** A field: stable id, property name, type (0–6 a scalar, 7 + i the type `$TYPES[i]`). */
-type $Field = readonly [string, string, number];
+/**
+ * A field: stable id, property name, type (0–6 a scalar, 7 + i the type
+ * `$TYPES[i]`), its canonical key (`"id":`), its JSON Pointer token (`/id`).
+ */
+type $Field = readonly [string, string, number, string, string];
 /** A case: stable id, the `case` tag, the fields. */
 type $Case = readonly [string, string, readonly $Field[]];
 interface $Type {
@@ -796,8 +799,8 @@ function $walkFields(
     else slots[j] = (c[k + 1] as number);
   }
   for (let j = 0; j < decl.length; j++) {
-    const [id, name, ty] = decl[j] as $Field;
-    const p = $token(ptr, id);
+    const [, name, ty, , tok] = decl[j] as $Field;
+    const p = ptr + tok;
     const v = slots[j] as number;
     if (v < 0) $fail($Z206, "value.fields.missing", p);
     out[name] = ty >= $NESTED ? $walkType(t, ty - $NESTED, v, depth + 1, p) : $walkScalar(t, ty, v, p);
@@ -890,12 +893,12 @@ function $encType(ti: number, v: unknown, depth: number, ptr: string): string {
 function $encFields(decl: readonly $Field[], o: Record<string, unknown>, depth: number, ptr: string): string {
   let out = "{";
   for (let j = 0; j < decl.length; j++) {
-    const [id, name, ty] = decl[j] as $Field;
-    const p = $token(ptr, id);
+    const [, name, ty, key, tok] = decl[j] as $Field;
+    const p = ptr + tok;
     if (!$own(o, name) || o[name] === undefined) $fail($Z206, "value.fields.missing", p);
     const x = o[name];
     if (j > 0) out += ",";
-    out += $quote(id) + ":";
+    out += key;
     if (ty >= $NESTED) out += $encType(ty - $NESTED, x, depth + 1, p);
     else if (ty === $BOOL) {
       if (typeof x !== "boolean") $fail($Z206, "value.representation", p);

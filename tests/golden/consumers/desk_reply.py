@@ -116,13 +116,13 @@ def encode(value: Reply) -> str:
 # ---------------------------------------------------------------- tables
 
 _SPX_TYPES: _spx_typing.Tuple[_SpxType, ...] = (
-    ("desk.ticket_ref", TicketRef, (("desk.ticket_ref.number", "number", 2), ("desk.ticket_ref.queue", "queue", 3)), None),
+    ("desk.ticket_ref", TicketRef, (("desk.ticket_ref.number", "number", 2, "\"desk.ticket_ref.number\":", "/desk.ticket_ref.number"), ("desk.ticket_ref.queue", "queue", 3, "\"desk.ticket_ref.queue\":", "/desk.ticket_ref.queue")), None),
     ("desk.priority", Priority, (), (
         ("desk.priority.low", PriorityLow, ()),
         ("desk.priority.high", PriorityHigh, ()),
-        ("desk.priority.urgent", PriorityUrgent, (("desk.priority.urgent.minutes", "minutes", 1),)),
+        ("desk.priority.urgent", PriorityUrgent, (("desk.priority.urgent.minutes", "minutes", 1, "\"desk.priority.urgent.minutes\":", "/desk.priority.urgent.minutes"),)),
     )),
-    ("desk.reply", Reply, (("desk.reply.ticket", "ticket", 7), ("desk.reply.body", "body", 5), ("desk.reply.attachment", "attachment", 6), ("desk.reply.priority", "priority", 8)), None),
+    ("desk.reply", Reply, (("desk.reply.ticket", "ticket", 7, "\"desk.reply.ticket\":", "/desk.reply.ticket"), ("desk.reply.body", "body", 5, "\"desk.reply.body\":", "/desk.reply.body"), ("desk.reply.attachment", "attachment", 6, "\"desk.reply.attachment\":", "/desk.reply.attachment"), ("desk.reply.priority", "priority", 8, "\"desk.reply.priority\":", "/desk.reply.priority")), None),
 )
 
 _SPX_ROOTS: _spx_typing.Tuple[_SpxRoot, ...] = (
@@ -169,7 +169,9 @@ _SPX_UNESCAPE = _spx_re.compile(
 )
 _SPX_UNSHORT = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 
-_SpxField = _spx_typing.Tuple[str, str, int]
+# A field: stable id, attribute name, type code, its canonical key (`"id":`),
+# its JSON Pointer token (`/id`, escaped).
+_SpxField = _spx_typing.Tuple[str, str, int, str, str]
 _SpxCase = _spx_typing.Tuple[str, _spx_typing.Any, _spx_typing.Tuple[_SpxField, ...]]
 # A type: stable id, constructor (a record's class), fields, cases (None for a record).
 _SpxType = _spx_typing.Tuple[
@@ -296,7 +298,7 @@ def _spx_fast_fields(
     cls: _spx_typing.Any, decl: _spx_typing.Tuple[_SpxField, ...], f: _spx_typing.Dict[str, _spx_typing.Any], depth: int
 ) -> _spx_typing.Any:
     vals: _spx_typing.List[_spx_typing.Any] = []
-    for fid, _, t in decl:
+    for fid, _, t, _, _ in decl:
         if fid not in f:
             return None
         x = f[fid]
@@ -309,7 +311,7 @@ def _spx_fast_fields(
                 return None
             v = x
         elif t == _SPX_STRING:
-            if type(x) is not str:
+            if type(x) is not str or (len(x) > _SPX_MAX_STRING_BYTES // 4 and len(x.encode("utf-8")) > _SPX_MAX_STRING_BYTES):
                 return None
             v = x
         elif t == _SPX_BYTES:
@@ -610,10 +612,7 @@ def _spx_spec_path(root: _SpxRoot, text: str) -> _spx_typing.Any:
     # 9.
     value = _spx_walk_type(t, root[0], t.lookup(0, "value"), 0, "/value")
     # 10.
-    try:
-        canonical = _spx_render(root, value)
-    except SpxError:
-        raise SpxError(_SPX_Z205, "canonical.mismatch", "/value") from None
+    canonical = _spx_render(root, value)
     if canonical == text:
         return value
     at = 0
@@ -649,7 +648,7 @@ def _spx_walk_fields(
     if t.kind[obj] != _SPX_OBJECT:
         raise SpxError(_SPX_Z205, "value.shape", ptr)
     index: _spx_typing.Dict[str, int] = {}
-    for j, (fid, _, _) in enumerate(decl):
+    for j, (fid, _, _, _, _) in enumerate(decl):
         index.setdefault(fid, j)
     slots = [-1] * len(decl)
     c = t.children(obj)
@@ -660,8 +659,8 @@ def _spx_walk_fields(
             raise SpxError(_SPX_Z206, "value.fields.unknown", _spx_token(ptr, key))
         slots[slot] = c[k + 1]
     vals: _spx_typing.List[_spx_typing.Any] = []
-    for j, (fid, _, ty) in enumerate(decl):
-        p = _spx_token(ptr, fid)
+    for j, (_, _, ty, _, tok) in enumerate(decl):
+        p = ptr + tok
         v = slots[j]
         if v < 0:
             raise SpxError(_SPX_Z206, "value.fields.missing", p)
@@ -724,61 +723,82 @@ def _spx_quote(s: str) -> str:
 
 
 def _spx_render(root: _SpxRoot, v: _spx_typing.Any) -> str:
-    """The canonical document of `v` (no document size bound); raises on a defect."""
+    """The canonical document of `v`, a value that a walk or `_spx_check_type`
+    established (no document size bound)."""
     out: _spx_typing.List[str] = [root[3]]
-    _spx_enc_type(out, root[0], v, 0, "/value")
+    _spx_write_type(out, root[0], v)
     out.append("}\n")
     return "".join(out)
 
 
 def _spx_encode(root: _SpxRoot, v: _spx_typing.Any) -> str:
+    _spx_check_type(root[0], v, 0, "/value")
     doc = _spx_render(root, v)
     if len(doc) > _SPX_MAX_DOCUMENT_BYTES // 4 and len(doc.encode("utf-8")) > _SPX_MAX_DOCUMENT_BYTES:
         raise SpxError(_SPX_Z206, "document_bytes", "")
     return doc
 
 
-def _spx_enc_type(out: _spx_typing.List[str], ti: int, v: _spx_typing.Any, depth: int, ptr: str) -> None:
+def _spx_write_type(out: _spx_typing.List[str], ti: int, v: _spx_typing.Any) -> None:
+    _, cls, fields, cases = _SPX_TYPES[ti]
+    if cases is None:
+        out.append('{"fields":{')
+    else:
+        for cid, ccls, cfields in cases:
+            if isinstance(v, ccls):
+                out.append('{"case":' + _spx_quote(cid) + ',"fields":{')
+                fields = cfields
+                break
+    first = True
+    for _, name, ty, key, _ in fields:
+        if first:
+            first = False
+        else:
+            out.append(",")
+        out.append(key)
+        x = getattr(v, name)
+        if ty >= _SPX_NESTED:
+            _spx_write_type(out, ty - _SPX_NESTED, x)
+        elif ty == _SPX_BOOL:
+            out.append("true" if x else "false")
+        elif ty == _SPX_STRING:
+            out.append(_spx_quote(x))
+        elif ty == _SPX_BYTES:
+            out.append("[" + ",".join(map(str, x)) + "]")
+        else:
+            out.append('"%d"' % x)
+    out.append("}}")
+
+
+def _spx_check_type(ti: int, v: _spx_typing.Any, depth: int, ptr: str) -> None:
+    """Refuses a value the format cannot carry, with the engine encoder's rule
+    and pointer, in the decoder's order (each field in declaration order)."""
     if depth > _SPX_MAX_DEPTH:
         raise SpxError(_SPX_Z206, "value.max_depth", ptr)
     _, cls, fields, cases = _SPX_TYPES[ti]
     if cases is None:
         if not isinstance(v, cls):
             raise SpxError(_SPX_Z206, "value.representation", ptr)
-        out.append('{"fields":')
-        _spx_enc_fields(out, fields, v, depth, ptr + "/fields")
-        out.append("}")
+        _spx_check_fields(fields, v, depth, ptr + "/fields")
         return
-    for cid, ccls, cfields in cases:
+    for _, ccls, cfields in cases:
         if isinstance(v, ccls):
-            out.append('{"case":')
-            out.append(_spx_quote(cid))
-            out.append(',"fields":')
-            _spx_enc_fields(out, cfields, v, depth, ptr + "/fields")
-            out.append("}")
+            _spx_check_fields(cfields, v, depth, ptr + "/fields")
             return
     raise SpxError(_SPX_Z206, "value.representation", ptr)
 
 
-def _spx_enc_fields(
-    out: _spx_typing.List[str], decl: _spx_typing.Tuple[_SpxField, ...], v: _spx_typing.Any, depth: int, ptr: str
-) -> None:
-    out.append("{")
-    for j, (fid, name, ty) in enumerate(decl):
-        p = _spx_token(ptr, fid)
+def _spx_check_fields(decl: _spx_typing.Tuple[_SpxField, ...], v: _spx_typing.Any, depth: int, ptr: str) -> None:
+    for _, name, ty, _, tok in decl:
+        p = ptr + tok
         x = getattr(v, name, None)
         if x is None:
             raise SpxError(_SPX_Z206, "value.fields.missing", p)
-        if j > 0:
-            out.append(",")
-        out.append(_spx_quote(fid))
-        out.append(":")
         if ty >= _SPX_NESTED:
-            _spx_enc_type(out, ty - _SPX_NESTED, x, depth + 1, p)
+            _spx_check_type(ty - _SPX_NESTED, x, depth + 1, p)
         elif ty == _SPX_BOOL:
             if type(x) is not bool:
                 raise SpxError(_SPX_Z206, "value.representation", p)
-            out.append("true" if x else "false")
         elif ty == _SPX_STRING:
             if not isinstance(x, str):
                 raise SpxError(_SPX_Z206, "value.representation", p)
@@ -789,17 +809,13 @@ def _spx_enc_fields(
                 raise SpxError(_SPX_Z206, "value.representation", p) from None
             if size > _SPX_MAX_STRING_BYTES:
                 raise SpxError(_SPX_Z206, "value.string_bytes", p)
-            out.append(_spx_quote(x))
         elif ty == _SPX_BYTES:
             if not isinstance(x, (bytes, bytearray)):
                 raise SpxError(_SPX_Z206, "value.representation", p)
             if len(x) > _SPX_MAX_BYTES_LEN:
                 raise SpxError(_SPX_Z206, "value.bytes_length", p)
-            out.append("[" + ",".join(map(str, x)) + "]")
         else:
             if type(x) is not int:
                 raise SpxError(_SPX_Z206, "value.representation", p)
             if x < _SPX_MIN[ty] or x > _SPX_MAX[ty]:
                 raise SpxError(_SPX_Z206, "value.integer_range", p)
-            out.append('"' + str(x) + '"')
-    out.append("}")

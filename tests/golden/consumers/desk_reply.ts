@@ -72,13 +72,13 @@ export function encode(value: Reply): string {
 // ---------------------------------------------------------------- tables
 
 const $TYPES: readonly $Type[] = [
-  { id: "desk.ticket_ref", cases: null, fields: [["desk.ticket_ref.number", "number", 2], ["desk.ticket_ref.queue", "queue", 3]] },
+  { id: "desk.ticket_ref", cases: null, fields: [["desk.ticket_ref.number", "number", 2, "\"desk.ticket_ref.number\":", "/desk.ticket_ref.number"], ["desk.ticket_ref.queue", "queue", 3, "\"desk.ticket_ref.queue\":", "/desk.ticket_ref.queue"]] },
   { id: "desk.priority", fields: [], cases: [
     ["desk.priority.low", "Low", []],
     ["desk.priority.high", "High", []],
-    ["desk.priority.urgent", "Urgent", [["desk.priority.urgent.minutes", "minutes", 1]]],
+    ["desk.priority.urgent", "Urgent", [["desk.priority.urgent.minutes", "minutes", 1, "\"desk.priority.urgent.minutes\":", "/desk.priority.urgent.minutes"]]],
   ] },
-  { id: "desk.reply", cases: null, fields: [["desk.reply.ticket", "ticket", 7], ["desk.reply.body", "body", 5], ["desk.reply.attachment", "attachment", 6], ["desk.reply.priority", "priority", 8]] },
+  { id: "desk.reply", cases: null, fields: [["desk.reply.ticket", "ticket", 7, "\"desk.reply.ticket\":", "/desk.reply.ticket"], ["desk.reply.body", "body", 5, "\"desk.reply.body\":", "/desk.reply.body"], ["desk.reply.attachment", "attachment", 6, "\"desk.reply.attachment\":", "/desk.reply.attachment"], ["desk.reply.priority", "priority", 8, "\"desk.reply.priority\":", "/desk.reply.priority"]] },
 ];
 
 const $ROOT_0: $Root = { type: 2, id: "desk.reply", digest: "sha256:5ecc629d4d8dc06aff625720b51f445810237809638dd976cc599e2a5184e66c", prefix: "{\"schema\":\"semaprax.agent-interaction-value.v1\",\"root_type_id\":\"desk.reply\",\"schema_digest\":\"sha256:5ecc629d4d8dc06aff625720b51f445810237809638dd976cc599e2a5184e66c\",\"value\":" };
@@ -117,8 +117,11 @@ export class SpxError extends Error {
   }
 }
 
-/** A field: stable id, property name, type (0–6 a scalar, 7 + i the type `$TYPES[i]`). */
-type $Field = readonly [string, string, number];
+/**
+ * A field: stable id, property name, type (0–6 a scalar, 7 + i the type
+ * `$TYPES[i]`), its canonical key (`"id":`), its JSON Pointer token (`/id`).
+ */
+type $Field = readonly [string, string, number, string, string];
 /** A case: stable id, the `case` tag, the fields. */
 type $Case = readonly [string, string, readonly $Field[]];
 interface $Type {
@@ -739,8 +742,8 @@ function $walkFields(
     else slots[j] = (c[k + 1] as number);
   }
   for (let j = 0; j < decl.length; j++) {
-    const [id, name, ty] = decl[j] as $Field;
-    const p = $token(ptr, id);
+    const [, name, ty, , tok] = decl[j] as $Field;
+    const p = ptr + tok;
     const v = slots[j] as number;
     if (v < 0) $fail($Z206, "value.fields.missing", p);
     out[name] = ty >= $NESTED ? $walkType(t, ty - $NESTED, v, depth + 1, p) : $walkScalar(t, ty, v, p);
@@ -833,12 +836,12 @@ function $encType(ti: number, v: unknown, depth: number, ptr: string): string {
 function $encFields(decl: readonly $Field[], o: Record<string, unknown>, depth: number, ptr: string): string {
   let out = "{";
   for (let j = 0; j < decl.length; j++) {
-    const [id, name, ty] = decl[j] as $Field;
-    const p = $token(ptr, id);
+    const [, name, ty, key, tok] = decl[j] as $Field;
+    const p = ptr + tok;
     if (!$own(o, name) || o[name] === undefined) $fail($Z206, "value.fields.missing", p);
     const x = o[name];
     if (j > 0) out += ",";
-    out += $quote(id) + ":";
+    out += key;
     if (ty >= $NESTED) out += $encType(ty - $NESTED, x, depth + 1, p);
     else if (ty === $BOOL) {
       if (typeof x !== "boolean") $fail($Z206, "value.representation", p);
