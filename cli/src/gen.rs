@@ -33,7 +33,11 @@ pub fn run(
     let module = snap.read_module()?;
     let mut schemas: Vec<Schema> = Vec::with_capacity(roots.len());
     let mut errors = Vec::new();
-    for r in roots {
+    for (i, r) in roots.iter().enumerate() {
+        // A root given twice is generated once.
+        if roots[..i].contains(r) {
+            continue;
+        }
         match Schema::derive(&module, r) {
             Ok(s) => schemas.push(s),
             Err(d) => errors.push(d),

@@ -10,9 +10,9 @@
 //! a scalar ([`scalar_code`]) and 7 + i for the `i`-th type of the module.
 
 use crate::emit::NameError;
-use crate::names::{self, Language, Names};
+use crate::names::{self, Language, Names, TypeNames};
 use spx_schema::codec::envelope;
-use spx_schema::graph::{FieldType, Repr, TypeNode};
+use spx_schema::graph::{Field, FieldType, Repr, TypeNode};
 use spx_schema::Schema;
 use std::collections::HashMap;
 
@@ -53,15 +53,46 @@ impl<'a> Module<'a> {
     pub fn code(&self, schema: &Schema, ty: FieldType) -> usize {
         match ty {
             FieldType::Scalar(r) => scalar_code(r),
-            FieldType::Nested(i) => {
-                let id = schema
-                    .graph()
-                    .types
-                    .get(i)
-                    .map_or("", |t| t.stable_id.as_str());
-                7 + self.index.get(id).copied().unwrap_or(0)
-            }
+            FieldType::Nested(i) => 7 + self.index.get(nested_id(schema, i)).copied().unwrap_or(0),
         }
+    }
+
+    /// The names of the type at `index` of `schema`'s graph.
+    pub fn nested(&self, schema: &Schema, i: usize) -> Option<&TypeNames> {
+        self.names.types.get(nested_id(schema, i))
+    }
+
+    /// Each field's table entry, as literals: stable id, name, type code,
+    /// canonical key, pointer token.
+    pub fn field_entries(
+        &self,
+        schema: &Schema,
+        fields: &[Field],
+        names: &[String],
+    ) -> Vec<String> {
+        fields
+            .iter()
+            .zip(names)
+            .map(|(f, n)| {
+                let (key, token) = key_and_token(&f.stable_id);
+                format!(
+                    "{}, {}, {}, {}, {}",
+                    string_literal(&f.stable_id),
+                    string_literal(n),
+                    self.code(schema, f.ty),
+                    string_literal(&key),
+                    string_literal(&token)
+                )
+            })
+            .collect()
+    }
+
+    /// Every type in order, with the schema that holds it and its names.
+    pub fn named_types(&self) -> impl Iterator<Item = (&'a TypeNode, &'a Schema, &TypeNames)> + '_ {
+        self.order.iter().filter_map(move |t| {
+            let names = self.names.types.get(&t.stable_id)?;
+            Some((*t, self.schema_of(&t.stable_id), names))
+        })
     }
 
     /// The index in `order` of a type.
@@ -77,19 +108,16 @@ impl<'a> Module<'a> {
             .unwrap_or(&self.schemas[0])
     }
 
-    /// The name of the type at `index` of `schema`'s graph.
-    pub fn nested_name(&self, schema: &Schema, i: usize) -> &str {
-        schema
-            .graph()
-            .types
-            .get(i)
-            .and_then(|t| self.names.types.get(&t.stable_id))
-            .map_or("", |n| n.name.as_str())
-    }
-
-    /// The envelope prefix of a root's documents.
-    pub fn prefix(schema: &Schema) -> String {
-        envelope::prefix(schema.root_type_id(), schema.digest())
+    /// A root's table entry, as literals: its type's index, its stable id,
+    /// its schema digest, and the envelope before `<VALUE>` in its
+    /// documents.
+    pub fn root_entry(&self, s: &Schema) -> [String; 4] {
+        [
+            self.index_of(s.root_type_id()).to_string(),
+            string_literal(s.root_type_id()),
+            string_literal(s.digest()),
+            string_literal(&envelope::prefix(s.root_type_id(), s.digest())),
+        ]
     }
 
     /// The header lines (without comment markers): what generated the
@@ -109,6 +137,37 @@ impl<'a> Module<'a> {
         }
         lines
     }
+}
+
+/// The stable id of the type at `index` of `schema`'s graph.
+fn nested_id(schema: &Schema, i: usize) -> &str {
+    schema
+        .graph()
+        .types
+        .get(i)
+        .map_or("", |t| t.stable_id.as_str())
+}
+
+/// A root's four constants: name, doc comment, value.
+pub(crate) fn constants(s: &Schema) -> [(&'static str, &'static str, &str); 4] {
+    [
+        ("ROOT_TYPE_ID", "The root's stable id.", s.root_type_id()),
+        (
+            "ROOT_TYPE_REVISION",
+            "`root_type_revision` of the schema.",
+            s.revision(),
+        ),
+        (
+            "SCHEMA_DIGEST",
+            "The schema digest: the pin of these types.",
+            s.digest(),
+        ),
+        (
+            "SCHEMA_JSON",
+            "The canonical schema document, ending with its LF.",
+            s.document(),
+        ),
+    ]
 }
 
 /// The type code of a scalar: `bool` 0, `i32` 1, `i64` 2, `u8` 3, `u64` 4,

@@ -77,8 +77,8 @@ fn the_build_helper_writes_the_modules_of_each_source() {
 }
 
 /// The generated TypeScript and Python of the help-desk fixture (two
-/// roots) and of one root alone. `SPX_BLESS=1` rewrites them; review the
-/// diff.
+/// roots) and of one root alone, up to the fixed runtime each ends with.
+/// `SPX_BLESS=1` rewrites them; review the diff.
 #[test]
 fn golden_consumer_modules() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -87,10 +87,26 @@ fn golden_consumer_modules() {
     let both = [derive("desk.reply"), derive("desk.proposal")];
     let one = [derive("desk.reply")];
     for (name, schemas) in [("agent_desk", &both[..]), ("desk_reply", &one[..])] {
-        for (ext, text) in [
-            ("ts", spx_codegen::typescript::generate(schemas).unwrap()),
-            ("py", spx_codegen::python::generate(schemas).unwrap()),
+        for (ext, text, runtime, file) in [
+            (
+                "ts",
+                spx_codegen::typescript::generate(schemas).unwrap(),
+                spx_codegen::typescript::RUNTIME,
+                "codegen/src/typescript/runtime.ts",
+            ),
+            (
+                "py",
+                spx_codegen::python::generate(schemas).unwrap(),
+                spx_codegen::python::RUNTIME,
+                "codegen/src/python/runtime.py",
+            ),
         ] {
+            // The fixed runtime ends every module, the same bytes in each:
+            // the golden file holds the rest, the per-schema part.
+            let head = text
+                .strip_suffix(runtime)
+                .unwrap_or_else(|| panic!("the {ext} module of {name} ends with its runtime"));
+            let text = format!("{head}<the fixed runtime: {file}>\n");
             let golden = dir.join("golden/consumers").join(format!("{name}.{ext}"));
             if std::env::var_os("SPX_BLESS").is_some() {
                 std::fs::create_dir_all(golden.parent().unwrap()).unwrap();

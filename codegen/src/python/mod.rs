@@ -6,7 +6,7 @@
 //! every module). Python 3.9 or later, standard library only, `mypy
 //! --strict` clean.
 
-use crate::consumer::{comment, key_and_token, spx_type, string_literal, Module};
+use crate::consumer::{comment, constants, spx_type, string_literal, Module};
 use crate::emit::NameError;
 use crate::names::Language;
 use spx_schema::graph::{Field, FieldType, Repr, TypeKind};
@@ -71,11 +71,7 @@ pub fn generate(schemas: &[Schema]) -> Result<String, Vec<NameError>> {
     }
     out.push_str("]\n\n");
     out.push_str("# ---------------------------------------------------------------- types\n");
-    for t in &m.order {
-        let schema = m.schema_of(&t.stable_id);
-        let Some(names) = m.names.types.get(&t.stable_id) else {
-            continue;
-        };
+    for (t, schema, names) in m.named_types() {
         let root = schemas
             .iter()
             .position(|s| several && s.root_type_id() == t.stable_id);
@@ -157,11 +153,7 @@ pub fn generate(schemas: &[Schema]) -> Result<String, Vec<NameError>> {
         "\n\n# ---------------------------------------------------------------- tables\n\n",
     );
     out.push_str("_SPX_TYPES: _spx_typing.Tuple[_SpxType, ...] = (\n");
-    for t in &m.order {
-        let schema = m.schema_of(&t.stable_id);
-        let Some(names) = m.names.types.get(&t.stable_id) else {
-            continue;
-        };
+    for (t, schema, names) in m.named_types() {
         let id = string_literal(&t.stable_id);
         match &t.kind {
             TypeKind::Record { fields } => {
@@ -189,14 +181,7 @@ pub fn generate(schemas: &[Schema]) -> Result<String, Vec<NameError>> {
     }
     out.push_str(")\n\n_SPX_ROOTS: _spx_typing.Tuple[_SpxRoot, ...] = (\n");
     for s in schemas {
-        let _ = writeln!(
-            out,
-            "    ({}, {}, {}, {}),",
-            m.index_of(s.root_type_id()),
-            string_literal(s.root_type_id()),
-            string_literal(s.digest()),
-            string_literal(&Module::prefix(s))
-        );
+        let _ = writeln!(out, "    ({}),", m.root_entry(s).join(", "));
     }
     out.push_str(")\n\n\n");
     out.push_str(RUNTIME);
@@ -223,18 +208,11 @@ fn py_type(m: &Module<'_>, schema: &Schema, ty: FieldType, b: &str) -> String {
         FieldType::Scalar(Repr::String) => format!("{b}str"),
         FieldType::Scalar(Repr::Bytes) => format!("{b}bytes"),
         FieldType::Scalar(_) => format!("{b}int"),
-        FieldType::Nested(i) => {
-            let id = schema
-                .graph()
-                .types
-                .get(i)
-                .map_or("", |t| t.stable_id.as_str());
-            match m.names.types.get(id) {
-                Some(n) if !n.union.is_empty() => n.union.clone(),
-                Some(n) => n.name.clone(),
-                None => "object".to_owned(),
-            }
-        }
+        FieldType::Nested(i) => match m.nested(schema, i) {
+            Some(n) if !n.union.is_empty() => n.union.clone(),
+            Some(n) => n.name.clone(),
+            None => "object".to_owned(),
+        },
     }
 }
 
@@ -253,20 +231,10 @@ fn members(out: &mut String, m: &Module<'_>, schema: &Schema, fields: &[Field], 
 }
 
 fn field_table(m: &Module<'_>, schema: &Schema, fields: &[Field], names: &[String]) -> String {
-    let entries: Vec<String> = fields
-        .iter()
-        .zip(names)
-        .map(|(f, n)| {
-            let (key, token) = key_and_token(&f.stable_id);
-            format!(
-                "({}, {}, {}, {}, {})",
-                string_literal(&f.stable_id),
-                string_literal(n),
-                m.code(schema, f.ty),
-                string_literal(&key),
-                string_literal(&token)
-            )
-        })
+    let entries: Vec<String> = m
+        .field_entries(schema, fields, names)
+        .into_iter()
+        .map(|e| format!("({e})"))
         .collect();
     match entries.len() {
         0 => "()".to_owned(),
@@ -280,24 +248,7 @@ fn field_table(m: &Module<'_>, schema: &Schema, fields: &[Field], names: &[Strin
 /// prefix of builtin type names ([`builtins_prefix`]).
 fn root_items(out: &mut String, s: &Schema, r: usize, ty: &str, indent: &str, b: &str) {
     let class = !indent.is_empty();
-    let consts = [
-        ("ROOT_TYPE_ID", "The root's stable id.", s.root_type_id()),
-        (
-            "ROOT_TYPE_REVISION",
-            "`root_type_revision` of the schema.",
-            s.revision(),
-        ),
-        (
-            "SCHEMA_DIGEST",
-            "The schema digest: the pin of these types.",
-            s.digest(),
-        ),
-        (
-            "SCHEMA_JSON",
-            "The canonical schema document, ending with its LF.",
-            s.document(),
-        ),
-    ];
+    let consts = constants(s);
     out.push('\n');
     for (c, doc, v) in consts {
         let annotation = if class {

@@ -6,7 +6,7 @@
 //! module). It compiles under `tsc --strict` (ES2020) and needs nothing at
 //! run time but the platform.
 
-use crate::consumer::{comment, key_and_token, spx_type, string_literal, Module};
+use crate::consumer::{comment, constants, spx_type, string_literal, Module};
 use crate::emit::NameError;
 use crate::names::Language;
 use spx_schema::graph::{Field, FieldType, Repr, TypeKind};
@@ -37,11 +37,7 @@ pub fn generate(schemas: &[Schema]) -> Result<String, Vec<NameError>> {
     out.push_str("//\n// Needs no package at run time: ES2020 (BigInt, TextDecoder), Node.js 18+ or a browser.\n");
     out.push_str("/* eslint-disable */\n\n");
     out.push_str("// ---------------------------------------------------------------- types\n");
-    for t in &m.order {
-        let schema = m.schema_of(&t.stable_id);
-        let Some(names) = m.names.types.get(&t.stable_id) else {
-            continue;
-        };
+    for (t, schema, names) in m.named_types() {
         out.push('\n');
         match &t.kind {
             TypeKind::Record { fields } => {
@@ -95,11 +91,7 @@ pub fn generate(schemas: &[Schema]) -> Result<String, Vec<NameError>> {
         "\n// ---------------------------------------------------------------- tables\n\n",
     );
     out.push_str("const $TYPES: readonly $Type[] = [\n");
-    for t in &m.order {
-        let schema = m.schema_of(&t.stable_id);
-        let Some(names) = m.names.types.get(&t.stable_id) else {
-            continue;
-        };
+    for (t, schema, names) in m.named_types() {
         let id = string_literal(&t.stable_id);
         match &t.kind {
             TypeKind::Record { fields } => {
@@ -126,13 +118,10 @@ pub fn generate(schemas: &[Schema]) -> Result<String, Vec<NameError>> {
     }
     out.push_str("];\n");
     for (r, s) in schemas.iter().enumerate() {
+        let [ty, id, digest, prefix] = m.root_entry(s);
         let _ = writeln!(
             out,
-            "\nconst $ROOT_{r}: $Root = {{ type: {}, id: {}, digest: {}, prefix: {} }};",
-            m.index_of(s.root_type_id()),
-            string_literal(s.root_type_id()),
-            string_literal(s.digest()),
-            string_literal(&Module::prefix(s))
+            "\nconst $ROOT_{r}: $Root = {{ type: {ty}, id: {id}, digest: {digest}, prefix: {prefix} }};"
         );
     }
     out.push('\n');
@@ -146,7 +135,9 @@ fn ts_type(m: &Module<'_>, schema: &Schema, ty: FieldType) -> String {
         FieldType::Scalar(Repr::String) => "string".to_owned(),
         FieldType::Scalar(Repr::Bytes) => "Uint8Array".to_owned(),
         FieldType::Scalar(_) => "bigint".to_owned(),
-        FieldType::Nested(i) => m.nested_name(schema, i).to_owned(),
+        FieldType::Nested(i) => m
+            .nested(schema, i)
+            .map_or_else(String::new, |n| n.name.clone()),
     }
 }
 
@@ -164,43 +155,16 @@ fn members(out: &mut String, m: &Module<'_>, schema: &Schema, fields: &[Field], 
 }
 
 fn field_table(m: &Module<'_>, schema: &Schema, fields: &[Field], names: &[String]) -> String {
-    let entries: Vec<String> = fields
-        .iter()
-        .zip(names)
-        .map(|(f, n)| {
-            let (key, token) = key_and_token(&f.stable_id);
-            format!(
-                "[{}, {}, {}, {}, {}]",
-                string_literal(&f.stable_id),
-                string_literal(n),
-                m.code(schema, f.ty),
-                string_literal(&key),
-                string_literal(&token)
-            )
-        })
+    let entries: Vec<String> = m
+        .field_entries(schema, fields, names)
+        .into_iter()
+        .map(|e| format!("[{e}]"))
         .collect();
     format!("[{}]", entries.join(", "))
 }
 
 fn root_items(out: &mut String, s: &Schema, r: usize, name: &str, several: bool) {
-    let consts = [
-        ("ROOT_TYPE_ID", "The root's stable id.", s.root_type_id()),
-        (
-            "ROOT_TYPE_REVISION",
-            "`root_type_revision` of the schema.",
-            s.revision(),
-        ),
-        (
-            "SCHEMA_DIGEST",
-            "The schema digest: the pin of these types.",
-            s.digest(),
-        ),
-        (
-            "SCHEMA_JSON",
-            "The canonical schema document, ending with its LF.",
-            s.document(),
-        ),
-    ];
+    let consts = constants(s);
     let decode_doc = format!(
         "Strictly decodes a value document of `{name}` (bytes, or text): the engine's verdict on every input. Throws an `SpxError` with the engine's code, rule and JSON Pointer."
     );
