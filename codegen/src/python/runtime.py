@@ -26,7 +26,6 @@ _SPX_MIN = (0, -(2**31), -(2**63), 0, 0)
 _SPX_MAX = (0, 2**31 - 1, 2**63 - 1, 255, 2**64 - 1)
 _SPX_DECIMAL = _spx_re.compile(r"-?(?:0|[1-9][0-9]*)\Z")
 _SPX_ESCAPED = _spx_re.compile('["\\\\\x00-\x1f\x7f-\x9f]')
-_SPX_SHORT = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _SPX_WS = _spx_re.compile(r"[ \t\n\r]*")
 _SPX_RUN = _spx_re.compile('[^"\\\\\x00-\x1f]*')
 _SPX_NUMBER = _spx_re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")
@@ -185,9 +184,9 @@ def _spx_fast_fields(
         elif t == _SPX_BYTES:
             if type(x) is not list or len(x) > _SPX_MAX_BYTES_LEN:
                 return None
-            for e in x:
-                if type(e) is not int or e < 0 or e > 255:
-                    return None
+            # Raises for an element that is not an int 0..255 (the fast path
+            # then gives up); `true` would pass as 1, but renders as `1`, not
+            # as the input's `true`.
             v = bytes(x)
         else:
             if type(x) is not str:
@@ -577,17 +576,26 @@ def _spx_walk_scalar(t: _SpxTree, r: int, node: int, ptr: str) -> _spx_typing.An
 # ------------------------------------------------------------------ encode
 
 
-def _spx_escape(m: "_spx_re.Match[str]") -> str:
-    c = m.group(0)
-    short = _SPX_SHORT.get(c)
-    return short if short is not None else "\\u%04x" % ord(c)
+# The control characters section 2 writes as \u00XX (those without a short form).
+_SPX_CONTROL = _spx_re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def _spx_control(m: "_spx_re.Match[str]") -> str:
+    return "\\u%04x" % ord(m.group(0))
+
+
+# The decimal text of each byte.
+_SPX_BYTE_TEXT = tuple(str(b) for b in range(256))
 
 
 def _spx_quote(s: str) -> str:
     """`s` as a canonical JSON string (FORMAT.md section 2), quotes included."""
     if _SPX_ESCAPED.search(s) is None:
         return '"' + s + '"'
-    return '"' + _SPX_ESCAPED.sub(_spx_escape, s) + '"'
+    s = s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
+    if _SPX_CONTROL.search(s) is not None:
+        s = _SPX_CONTROL.sub(_spx_control, s)
+    return '"' + s + '"'
 
 
 def _spx_render(root: _SpxRoot, v: _spx_typing.Any) -> str:
@@ -632,7 +640,7 @@ def _spx_write_type(out: _spx_typing.List[str], ti: int, v: _spx_typing.Any) -> 
         elif ty == _SPX_STRING:
             out.append(_spx_quote(x))
         elif ty == _SPX_BYTES:
-            out.append("[" + ",".join(map(str, x)) + "]")
+            out.append("[" + ",".join(map(_SPX_BYTE_TEXT.__getitem__, x)) + "]")
         else:
             out.append('"%d"' % x)
     out.append("}}")

@@ -78,7 +78,9 @@ const $MAX: readonly bigint[] = [0n, 2147483647n, 9223372036854775807n, 255n, 18
 const $DECIMAL = /^-?(?:0|[1-9][0-9]*)$/;
 /** Characters §2 escapes. */
 const $ESCAPED = /["\\\u0000-\u001f\u007f-\u009f]/;
-const $ESCAPED_ALL = /["\\\u0000-\u001f\u007f-\u009f]/g;
+/** The control characters §2 writes as `\u00XX` (those without a short form). */
+const $CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+const $CONTROL_ALL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
 /** Fatal: invalid UTF-8 throws. ignoreBOM: a leading U+FEFF is kept (step 3 refuses it). */
 const $UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const $hasOwn = Object.prototype.hasOwnProperty;
@@ -705,19 +707,14 @@ function $walkScalar(t: $Tree, r: number, node: number, ptr: string): unknown {
 /** `s` as a canonical JSON string (FORMAT.md §2), quotes included. */
 function $quote(s: string): string {
   if (!$ESCAPED.test(s)) return '"' + s + '"';
-  return '"' + s.replace($ESCAPED_ALL, (c) => {
-    switch (c) {
-      case '"': return '\\"';
-      case "\\": return "\\\\";
-      case "\n": return "\\n";
-      case "\r": return "\\r";
-      case "\t": return "\\t";
-      default: {
-        const h = c.charCodeAt(0).toString(16);
-        return (h.length < 2 ? "\\u000" : "\\u00") + h;
-      }
-    }
-  }) + '"';
+  let q = s.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n").replace(/\r/g, "\\r").replace(/\t/g, "\\t");
+  if ($CONTROL.test(q)) {
+    q = q.replace($CONTROL_ALL, (c) => {
+      const h = c.charCodeAt(0).toString(16);
+      return (h.length < 2 ? "\\u000" : "\\u00") + h;
+    });
+  }
+  return '"' + q + '"';
 }
 
 /** The canonical document of `v` (no document size bound); throws on a defect. */
