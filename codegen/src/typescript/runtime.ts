@@ -686,11 +686,15 @@ function $walkScalar(t: $Tree, r: number, node: number, ptr: string): unknown {
       for (let k = 0; k < c.length; k++) {
         const e = (c[k] as number);
         const raw = t.src.slice($n(t.start, e), $n(t.end, e));
-        // A JSON integer 0..=255: a number with no sign, fraction or exponent.
-        if ($n(t.kind, e) !== $NUMBER || !/^[0-9]{1,3}$/.test(raw) || +raw > 255) {
-          $fail($Z206, "value.bytes_element", $token(ptr, String(k)));
+        // A JSON integer 0..=255: a number with no sign, fraction or
+        // exponent (its value read digit by digit, never as a float).
+        let byte = raw.length <= 3 && $n(t.kind, e) === $NUMBER ? 0 : 256;
+        for (let i = 0; i < raw.length && byte < 256; i++) {
+          const d = raw.charCodeAt(i) - 0x30;
+          byte = d >= 0 && d <= 9 ? byte * 10 + d : 256;
         }
-        b[k] = +raw;
+        if (raw.length === 0 || byte > 255) $fail($Z206, "value.bytes_element", $token(ptr, String(k)));
+        b[k] = byte;
       }
       return b;
     }
