@@ -95,6 +95,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod consumers;
 mod metadata;
 mod outputs;
 pub mod pin;
@@ -258,6 +259,7 @@ pub struct Config {
     sources: Vec<Source>,
     problems: Vec<Diagnostic>,
     out_dir: Option<PathBuf>,
+    consumers_dir: Option<PathBuf>,
     package_dir: Option<PathBuf>,
     projections: bool,
     cargo_output: bool,
@@ -271,6 +273,7 @@ impl Default for Config {
             sources: Vec::new(),
             problems: Vec::new(),
             out_dir: None,
+            consumers_dir: None,
             package_dir: None,
             projections: true,
             cargo_output: true,
@@ -408,6 +411,27 @@ impl Config {
     /// ```
     pub fn out_dir(&mut self, dir: impl Into<PathBuf>) -> &mut Self {
         self.out_dir = Some(dir.into());
+        self
+    }
+
+    /// Also write the TypeScript and Python consumer modules of every
+    /// source (all of its roots in one module, as `spx gen` writes them) to
+    /// `dir`: `<dir>/<stem>.ts` and `<dir>/<stem>.py`, where `<stem>` is the
+    /// source's file stem with characters other than ASCII letters, digits
+    /// and `_` replaced by `_` (`agents/planner.spx` → `planner.ts`,
+    /// `planner.py`). A relative `dir` is relative to the package root, so
+    /// a Rust host can keep the TypeScript UI it ships in step with its
+    /// types. Files are written only when their bytes change; in a run that
+    /// may not write into the package (`CI` set, or
+    /// [`PinPolicy::Check`]), nothing is written and a stale file fails the
+    /// build. Default: none (no consumer modules).
+    ///
+    /// ```
+    /// let mut config = spx_build::Config::new();
+    /// config.consumers_dir("ui/src/generated");
+    /// ```
+    pub fn consumers_dir(&mut self, dir: impl Into<PathBuf>) -> &mut Self {
+        self.consumers_dir = Some(dir.into());
         self
     }
 
@@ -638,6 +662,10 @@ impl Config {
                 projections,
                 pin: plan.change_of(&d.source, d.schema.root_type_id()),
             });
+        }
+        if let Some(dir) = &self.consumers_dir {
+            let check_only = policy.mode == pins::Mode::Check;
+            consumers::write(&package_dir.join(dir), &derived, check_only)?;
         }
         if self.cargo_output {
             for c in &compiled {

@@ -53,6 +53,15 @@ pub enum Color {
     Never,
 }
 
+/// The languages `spx gen` writes.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Target {
+    /// A TypeScript module (`.ts`).
+    Typescript,
+    /// A Python module (`.py`).
+    Python,
+}
+
 /// A dialect name in any case (`OpenAI`, `openai`).
 fn dialect(s: &str) -> Result<Dialect, String> {
     s.to_ascii_lowercase().parse::<Dialect>().map_err(|_| {
@@ -173,6 +182,23 @@ pub enum Command {
         root_type_id: String,
         /// The provider's raw output (`-` or omitted: standard input).
         file: Option<PathBuf>,
+    },
+    /// Write the TypeScript or Python consumer module of one or more roots.
+    #[command(
+        after_help = "Examples:\n  spx gen typescript agents/planner.spx planner.proposal --out web/src/planner.ts\n  spx gen python agents/semaprax.toml planner.proposal planner.step --out host/planner.py"
+    )]
+    Gen {
+        /// typescript or python.
+        #[arg(value_enum)]
+        target: Target,
+        /// The `.spx` module, or a project's `semaprax.toml`, to read (`-`: one module from standard input).
+        source: PathBuf,
+        /// The stable ids (`@id`) of the roots (several roots share one module).
+        #[arg(required = true)]
+        roots: Vec<String>,
+        /// The file to write (atomically, and only when its bytes change).
+        #[arg(long)]
+        out: PathBuf,
     },
     /// Re-pin the roots of [package.metadata.spx] in spx.lock (re-creating a
     /// malformed one), or check the pins (--check).

@@ -571,6 +571,7 @@ fn every_help_has_examples_and_every_argument_a_description() {
         "example",
         "provider-schema",
         "admit",
+        "gen",
         "pin",
         "completions",
     ];
@@ -585,7 +586,8 @@ fn every_help_has_examples_and_every_argument_a_description() {
                 let described = line
                     .trim_start()
                     .split_once(['>', ']'])
-                    .is_some_and(|(_, d)| d.starts_with("  ") && !d.trim().is_empty());
+                    .map(|(_, d)| d.strip_prefix("...").unwrap_or(d))
+                    .is_some_and(|d| d.starts_with("  ") && !d.trim().is_empty());
                 assert!(described, "{c}: argument without a description: {line:?}");
             }
         }
@@ -877,4 +879,59 @@ fn hostile_ids_round_trip_through_the_cli_with_safe_keys() {
     let v: serde_json::Value = serde_json::from_str(&first_stderr_line(&o)).unwrap();
     assert_eq!(v["rule"], "value.representation");
     assert_eq!(v["pointer"], format!("/fields/{}", field("a b/c~d")));
+}
+
+/// `spx gen`: the module of several roots, written once (then
+/// "unchanged"), byte-identical to spx-codegen's; names that cannot be
+/// identifiers are SPX-G001 at their place in the source.
+#[test]
+fn gen_writes_typescript_and_python_modules() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli-gen");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for (target, file) in [("typescript", "point.ts"), ("python", "point.py")] {
+        let out = dir.join(file);
+        let out_arg = out.to_str().unwrap();
+        let o = spx(&["gen", target, "point.spx", "t.point", "--out", out_arg]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(
+            String::from_utf8_lossy(&o.stdout),
+            format!("wrote {out_arg}\n")
+        );
+        let text = std::fs::read_to_string(&out).unwrap();
+        assert!(text.contains("t.point"), "{text}");
+        assert!(text.contains("schema_digest sha256:"), "{text}");
+        assert!(
+            !text.contains(env!("CARGO_MANIFEST_DIR")),
+            "no absolute path"
+        );
+        let again = spx(&["gen", target, "point.spx", "t.point", "--out", out_arg]);
+        assert_eq!(
+            String::from_utf8_lossy(&again.stdout),
+            format!("unchanged {out_arg}\n")
+        );
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), text);
+    }
+    let names = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/macro/names.spx")
+        .canonicalize()
+        .unwrap();
+    let out = dir.join("names.ts");
+    let o = spx(&[
+        "gen",
+        "typescript",
+        names.to_str().unwrap(),
+        "names.self_field",
+        "--out",
+        out.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let line: serde_json::Value =
+        serde_json::from_str(String::from_utf8_lossy(&o.stderr).lines().next().unwrap()).unwrap();
+    assert_eq!(line["code"], "SPX-G001");
+    assert_eq!(line["rule"], "gen.name");
+    assert_eq!(line["line"], 7);
+    assert!(!out.exists());
 }

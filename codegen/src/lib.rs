@@ -23,10 +23,13 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod consumer;
 pub mod emit;
 pub mod input;
 pub mod load;
-mod names;
+pub mod names;
+pub mod python;
+pub mod typescript;
 
 pub use emit::{generate, private_module_name, NameError, RootExtras};
 pub use input::{MacroInput, RootArg};

@@ -390,3 +390,35 @@ pub mod host {
         }
     }
 }
+
+/// The recorder of test documents: the engine's decode tests record every
+/// document they check, so that the consumer tests can send the same
+/// corpus through the generated TypeScript and Python decoders.
+pub mod corpus {
+    use spx_schema::Schema;
+    use std::cell::RefCell;
+
+    /// One recorded document and the schema it was checked against.
+    pub type Document = (Schema, Vec<u8>);
+
+    thread_local! {
+        static RECORDING: RefCell<Option<Vec<Document>>> = const { RefCell::new(None) };
+    }
+
+    /// Records `bytes` (checked against `schema`) when this thread is
+    /// collecting; does nothing otherwise.
+    pub fn record(schema: &Schema, bytes: &[u8]) {
+        RECORDING.with(|r| {
+            if let Some(docs) = r.borrow_mut().as_mut() {
+                docs.push((schema.clone(), bytes.to_vec()));
+            }
+        });
+    }
+
+    /// Runs `f` while recording, and returns every document it recorded.
+    pub fn collect(f: impl FnOnce()) -> Vec<Document> {
+        RECORDING.with(|r| *r.borrow_mut() = Some(Vec::new()));
+        f();
+        RECORDING.with(|r| r.borrow_mut().take().unwrap_or_default())
+    }
+}

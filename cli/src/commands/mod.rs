@@ -6,6 +6,7 @@ mod completions;
 mod decode;
 mod digest;
 mod example;
+mod gen;
 mod pin;
 mod provider_schema;
 mod schema;
@@ -52,6 +53,12 @@ pub fn run(ctx: &mut Ctx, cmd: &Command) -> CmdResult {
             root_type_id,
             file,
         } => admit::run(ctx, *dialect, source, root_type_id, file.as_deref()),
+        Command::Gen {
+            target,
+            source,
+            roots,
+            out,
+        } => gen::run(ctx, *target, source, roots, out),
         Command::Pin {
             check,
             package,
