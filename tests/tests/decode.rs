@@ -2,7 +2,7 @@
 //! non-canonical input, round trips, fast path = spec-ordered path.
 
 use proptest::prelude::*;
-use spx_schema::decode::{decode, decode_fast_path, decode_spec_path};
+use spx_schema::decode::{decode, decode_fast_path, decode_fast_path_portable, decode_spec_path};
 use spx_schema::encode::encode;
 use spx_schema::graph::{FieldType, Repr, TypeGraph};
 use spx_schema::{Code, Diagnostic, Location, Schema, Value};
@@ -102,6 +102,7 @@ fn refused(
         "paths disagree: {shown}"
     );
     assert!(decode_fast_path(s, bytes).is_none());
+    assert!(decode_fast_path_portable(s, bytes).is_none());
     d
 }
 
@@ -128,6 +129,7 @@ fn admitted(s: &Schema, bytes: impl AsRef<[u8]>) -> Value {
     assert_eq!(d.canonical.as_bytes(), bytes);
     assert_eq!(decode_spec_path(s, bytes).as_ref(), Ok(&d));
     assert_eq!(decode_fast_path(s, bytes).as_ref(), Some(&d));
+    assert_eq!(decode_fast_path_portable(s, bytes).as_ref(), Some(&d));
     assert_eq!(encode(s, &d.value).as_deref(), Ok(d.canonical.as_str()));
     d.value
 }
@@ -1299,6 +1301,7 @@ proptest! {
         prop_assert_eq!(&d.value, &v);
         prop_assert_eq!(&d.canonical, &doc);
         prop_assert_eq!(decode_fast_path(&s, doc.as_bytes()), Some(d.clone()));
+        prop_assert_eq!(decode_fast_path_portable(&s, doc.as_bytes()), Some(d.clone()));
         prop_assert_eq!(decode_spec_path(&s, doc.as_bytes()), Ok(d));
     }
 
@@ -1329,9 +1332,11 @@ proptest! {
             Ok(d) => {
                 prop_assert_eq!(d.canonical.as_bytes(), &bytes[..]);
                 prop_assert_eq!(decode_fast_path(&s, &bytes), Some(d.clone()));
+                prop_assert_eq!(decode_fast_path_portable(&s, &bytes), Some(d.clone()));
             }
             Err(e) => {
                 prop_assert!(decode_fast_path(&s, &bytes).is_none());
+                prop_assert!(decode_fast_path_portable(&s, &bytes).is_none());
                 if let Ok(text) = std::str::from_utf8(&bytes) {
                     if let Some(body) = text.strip_suffix('\n') {
                         if !body.is_empty() && !body.contains(['\n', '\r']) && !body.starts_with('\u{feff}') {

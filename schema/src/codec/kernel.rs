@@ -235,6 +235,12 @@ mod tests {
                 assert_eq!(Portable::plain_run(&s), want, "{b:#x} at {k}");
                 assert_eq!(Native::plain_run(&s), want, "{b:#x} at {k}");
                 assert_eq!(Native::plain_run(&s[..k]), k, "{b:#x} cut at {k}");
+                #[cfg(target_arch = "x86_64")]
+                assert_eq!(
+                    super::super::simd::plain_run_sse2_for_tests(&s),
+                    want,
+                    "{b:#x} at {k}"
+                );
             }
         }
     }
@@ -287,6 +293,12 @@ mod tests {
                 })
                 .collect();
             assert_eq!(Native::plain_run(&s), Portable::plain_run(&s), "{s:?}");
+            #[cfg(target_arch = "x86_64")]
+            assert_eq!(
+                super::super::simd::plain_run_sse2_for_tests(&s),
+                Portable::plain_run(&s),
+                "{s:?}"
+            );
         }
     }
 

@@ -71,6 +71,12 @@ impl<'a, K: Kernel> Cursor<'a, K> {
         }
     }
 
+    /// The byte offset of the cursor in its text.
+    #[inline]
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
     /// True when every byte has been read.
     #[inline]
     pub fn at_end(&self) -> bool {

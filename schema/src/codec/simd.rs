@@ -51,8 +51,13 @@ fn has_avx2() -> bool {
 /// [`super::kernel::Kernel::plain_run`].
 #[inline]
 pub(super) fn plain_run(s: &[u8]) -> usize {
-    // SAFETY: SSE2 is enabled for every x86-64 target (checked above).
-    unsafe { plain_run_sse2(s) }
+    if s.len() >= 32 && has_avx2() {
+        // SAFETY: the processor has AVX2 (detected just above).
+        unsafe { plain_run_avx2(s) }
+    } else {
+        // SAFETY: SSE2 is enabled for every x86-64 target (checked above).
+        unsafe { plain_run_sse2(s) }
+    }
 }
 
 /// [`super::kernel::Kernel::byte_block`].
@@ -117,6 +122,53 @@ fn plain_run_sse2(s: &[u8]) -> usize {
     match s.last_chunk::<16>() {
         Some(last) => {
             let m = special16(last) >> (16 - rest.len());
+            if m != 0 {
+                n + m.trailing_zeros() as usize
+            } else {
+                s.len()
+            }
+        }
+        None => n + portable_plain_run(rest),
+    }
+}
+
+/// The bits of the special bytes of a 32-byte block.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn special32(b: &[u8; 32]) -> u32 {
+    let v = load32(b);
+    let control = _mm256_cmpeq_epi8(_mm256_min_epu8(v, _mm256_set1_epi8(0x1f)), v);
+    let del = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(0x7f));
+    let quote = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'"' as i8));
+    let backslash = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'\\' as i8));
+    let c2 = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(0xc2_u8 as i8));
+    let any = _mm256_or_si256(
+        _mm256_or_si256(control, del),
+        _mm256_or_si256(quote, backslash),
+    );
+    _mm256_movemask_epi8(_mm256_or_si256(any, c2)) as u32
+}
+
+/// [`plain_run_sse2`] 32 bytes at a time.
+#[target_feature(enable = "avx2")]
+fn plain_run_avx2(s: &[u8]) -> usize {
+    let (blocks, rest) = s.as_chunks::<32>();
+    let mut n = 0;
+    for b in blocks {
+        let m = special32(b);
+        if m != 0 {
+            return n + m.trailing_zeros() as usize;
+        }
+        n += 32;
+    }
+    if rest.is_empty() {
+        return n;
+    }
+    // The last 32 bytes of `s` again (there are that many: the caller
+    // checked): the bits of the bytes not yet scanned are the top ones.
+    match s.last_chunk::<32>() {
+        Some(last) => {
+            let m = special32(last) >> (32 - rest.len());
             if m != 0 {
                 n + m.trailing_zeros() as usize
             } else {
@@ -256,4 +308,11 @@ fn byte_block_avx2(win: &[u8; 66]) -> ByteBlock {
 pub(super) fn byte_block_sse2_for_tests(win: &[u8; 66]) -> ByteBlock {
     // SAFETY: SSE2 is enabled for every x86-64 target (checked above).
     unsafe { byte_block_sse2(win) }
+}
+
+/// See [`byte_block_sse2_for_tests`].
+#[cfg(test)]
+pub(super) fn plain_run_sse2_for_tests(s: &[u8]) -> usize {
+    // SAFETY: SSE2 is enabled for every x86-64 target (checked above).
+    unsafe { plain_run_sse2(s) }
 }
