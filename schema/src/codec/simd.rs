@@ -49,14 +49,28 @@ fn has_avx2() -> bool {
 }
 
 /// [`super::kernel::Kernel::plain_run`].
+///
+/// Most runs are short (a key, a word before an escape): the first 16
+/// bytes are tested with SSE2 right here; only a longer run goes on to the
+/// AVX2 loop (where the processor has AVX2), whose set-up would otherwise
+/// cost more than it saves (docs/PERFORMANCE.md, run 7).
 #[inline]
 pub(super) fn plain_run(s: &[u8]) -> usize {
-    if s.len() >= 32 && has_avx2() {
+    let Some((first, rest)) = s.split_first_chunk::<16>() else {
+        // SAFETY: SSE2 is enabled for every x86-64 target (checked above).
+        return unsafe { plain_run_sse2(s) };
+    };
+    // SAFETY: as above.
+    let m = unsafe { special16(first) };
+    if m != 0 {
+        return m.trailing_zeros() as usize;
+    }
+    if rest.len() >= 32 && has_avx2() {
         // SAFETY: the processor has AVX2 (detected just above).
-        unsafe { plain_run_avx2(s) }
+        16 + unsafe { plain_run_avx2(rest) }
     } else {
         // SAFETY: SSE2 is enabled for every x86-64 target (checked above).
-        unsafe { plain_run_sse2(s) }
+        16 + unsafe { plain_run_sse2(rest) }
     }
 }
 
