@@ -162,8 +162,38 @@ pub(crate) fn portable_plain_run(s: &[u8]) -> usize {
     n + rest.iter().take_while(|&&b| !is_special(b)).count()
 }
 
-/// [`Kernel::byte_block`], one byte at a time: the definition.
+/// Per byte of `x`: 0x80 where the byte is not zero, else 0 (exact for
+/// every byte: the addition cannot carry out of a byte).
+#[inline(always)]
+const fn nonzero(x: u64) -> u64 {
+    (((x & splat(0x7f)) + splat(0x7f)) | x) & HIGH
+}
+
+/// The high bits of the bytes of `hi` (each 0x80 or 0) as eight bits, the
+/// lowest byte's first (every partial product lands on its own bit, so
+/// nothing carries).
+#[inline(always)]
+const fn pack(hi: u64) -> u64 {
+    ((hi >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56
+}
+
+/// 0xFF in the bytes of `hi` that are 0x80 (the others are 0).
+#[inline(always)]
+const fn widen(hi: u64) -> u64 {
+    (hi >> 7) * 0xff
+}
+
+/// [`Kernel::byte_block`] eight bytes at a time, in `u64` words (SWAR):
+/// the same function as the byte-by-byte definition (the unit tests hold
+/// them against each other). Digits are turned into their values by `^
+/// 0x30`, which equals `- 0x30` on digits, and every value of a byte that
+/// is not a digit is masked away, as in the definition.
 pub(crate) fn portable_byte_block(win: &[u8; 66]) -> ByteBlock {
+    let word = |at: usize| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&win[at..at + 8]);
+        u64::from_le_bytes(w)
+    };
     let mut out = ByteBlock {
         digit: 0,
         comma: 0,
@@ -171,37 +201,30 @@ pub(crate) fn portable_byte_block(win: &[u8; 66]) -> ByteBlock {
         range_bad: 0,
         values: [0; 64],
     };
-    for j in 0..64 {
-        let (a0, a1, a2) = (win[j + 2], win[j + 1], win[j]);
-        let (d0, d1, d2) = (
-            a0.wrapping_sub(b'0'),
-            a1.wrapping_sub(b'0'),
-            a2.wrapping_sub(b'0'),
-        );
-        let (m0, m1, m2) = (d0 <= 9, d1 <= 9, d2 <= 9);
-        let z = if m0 { d0 } else { 0 };
-        let t = if m1 { d1 } else { 0 };
-        let h = if m1 && m2 { d2 } else { 0 };
-        let r = z + 10 * t;
-        let hundreds = match h {
-            1 => 100,
-            2 => 200,
-            _ => 0,
-        };
-        out.values[j] = r.wrapping_add(hundreds);
-        let bit = 1u64 << j;
-        if m0 {
-            out.digit |= bit;
-        }
-        if a0 == b',' {
-            out.comma |= bit;
-        }
-        if a0 == b'0' {
-            out.zero |= bit;
-        }
-        if h > 2 || (h == 2 && r > 55) {
-            out.range_bad |= bit;
-        }
+    for k in 0..8 {
+        let at = 8 * k;
+        let (a0, a1, a2) = (word(at + 2), word(at + 1), word(at));
+        let (x0, x1, x2) = (a0 ^ splat(b'0'), a1 ^ splat(b'0'), a2 ^ splat(b'0'));
+        // 0x80 in the bytes that are digits (`x <= 9`).
+        let digit_hi = |x: u64| !(((x & splat(0x7f)) + splat(0x76)) | x) & HIGH;
+        let (m0, m1, m2) = (digit_hi(x0), digit_hi(x1), digit_hi(x2));
+        let z = x0 & widen(m0);
+        let t = x1 & widen(m1);
+        let h = x2 & widen(m2 & m1);
+        // At most 9 + 90 per byte: no carry.
+        let r = z + (t << 3) + (t << 1);
+        let h1 = !nonzero(h ^ splat(1)) & HIGH;
+        let h2 = !nonzero(h ^ splat(2)) & HIGH;
+        let hundreds = (widen(h1) & splat(100)) | (widen(h2) & splat(200));
+        // Bytewise `r + hundreds` modulo 256 (no carry between bytes).
+        let values = ((r & splat(0x7f)) + (hundreds & splat(0x7f))) ^ ((r ^ hundreds) & HIGH);
+        // `h >= 3` (h <= 9) and `r >= 56` (r <= 99), without carries.
+        let range_bad = ((h + splat(0x7d)) | (h2 & (r + splat(0x48)))) & HIGH;
+        out.values[at..at + 8].copy_from_slice(&values.to_le_bytes());
+        out.digit |= pack(m0) << at;
+        out.comma |= pack(!nonzero(a0 ^ splat(b',')) & HIGH) << at;
+        out.zero |= pack(!nonzero(x0) & HIGH) << at;
+        out.range_bad |= pack(range_bad) << at;
     }
     out
 }
@@ -209,6 +232,51 @@ pub(crate) fn portable_byte_block(win: &[u8; 66]) -> ByteBlock {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`Kernel::byte_block`], one byte at a time: the definition, which
+    /// every kernel must compute.
+    fn definition(win: &[u8; 66]) -> ByteBlock {
+        let mut out = ByteBlock {
+            digit: 0,
+            comma: 0,
+            zero: 0,
+            range_bad: 0,
+            values: [0; 64],
+        };
+        for j in 0..64 {
+            let (a0, a1, a2) = (win[j + 2], win[j + 1], win[j]);
+            let (d0, d1, d2) = (
+                a0.wrapping_sub(b'0'),
+                a1.wrapping_sub(b'0'),
+                a2.wrapping_sub(b'0'),
+            );
+            let (m0, m1, m2) = (d0 <= 9, d1 <= 9, d2 <= 9);
+            let z = if m0 { d0 } else { 0 };
+            let t = if m1 { d1 } else { 0 };
+            let h = if m1 && m2 { d2 } else { 0 };
+            let r = z + 10 * t;
+            let hundreds = match h {
+                1 => 100,
+                2 => 200,
+                _ => 0,
+            };
+            out.values[j] = r.wrapping_add(hundreds);
+            let bit = 1u64 << j;
+            if m0 {
+                out.digit |= bit;
+            }
+            if a0 == b',' {
+                out.comma |= bit;
+            }
+            if a0 == b'0' {
+                out.zero |= bit;
+            }
+            if h > 2 || (h == 2 && r > 55) {
+                out.range_bad |= bit;
+            }
+        }
+        out
+    }
 
     /// A deterministic xorshift generator.
     struct Rng(u64);
@@ -268,17 +336,15 @@ mod tests {
             for b in &mut win {
                 *b = pick(rng.next());
             }
-            assert_eq!(
-                Native::byte_block(&win),
-                Portable::byte_block(&win),
-                "{win:?}"
-            );
+            let want = definition(&win);
+            assert_eq!(Portable::byte_block(&win), want, "{win:?}");
+            assert_eq!(Native::byte_block(&win), want, "{win:?}");
             // The SSE2 kernel too, which `Native` does not use where the
             // processor has AVX2.
             #[cfg(target_arch = "x86_64")]
             assert_eq!(
                 super::super::simd::byte_block_sse2_for_tests(&win),
-                Portable::byte_block(&win),
+                want,
                 "{win:?}"
             );
             let len = (rng.next() % 80) as usize;
@@ -309,7 +375,8 @@ mod tests {
         win[1] = b'[';
         let text = b"7,255,0,10,256,01,9999]";
         win[2..2 + text.len()].copy_from_slice(text);
-        let b = Portable::byte_block(&win);
+        let b = definition(&win);
+        assert_eq!(Portable::byte_block(&win), b);
         let at = |j: usize| 1u64 << j;
         assert_eq!(b.values[0], 7);
         assert_eq!(b.values[4], 255);
