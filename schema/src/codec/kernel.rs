@@ -71,6 +71,17 @@ pub struct ByteBlock {
     pub values: [u8; 64],
 }
 
+impl ByteBlock {
+    /// All masks empty, all values zero: where the kernels start.
+    pub const EMPTY: ByteBlock = ByteBlock {
+        digit: 0,
+        comma: 0,
+        zero: 0,
+        range_bad: 0,
+        values: [0; 64],
+    };
+}
+
 /// The fastest kernel of this processor (see the [module](self)).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Native;
@@ -194,13 +205,7 @@ pub(crate) fn portable_byte_block(win: &[u8; 66]) -> ByteBlock {
         w.copy_from_slice(&win[at..at + 8]);
         u64::from_le_bytes(w)
     };
-    let mut out = ByteBlock {
-        digit: 0,
-        comma: 0,
-        zero: 0,
-        range_bad: 0,
-        values: [0; 64],
-    };
+    let mut out = ByteBlock::EMPTY;
     for k in 0..8 {
         let at = 8 * k;
         let (a0, a1, a2) = (word(at + 2), word(at + 1), word(at));
@@ -236,13 +241,7 @@ mod tests {
     /// [`Kernel::byte_block`], one byte at a time: the definition, which
     /// every kernel must compute.
     fn definition(win: &[u8; 66]) -> ByteBlock {
-        let mut out = ByteBlock {
-            digit: 0,
-            comma: 0,
-            zero: 0,
-            range_bad: 0,
-            values: [0; 64],
-        };
+        let mut out = ByteBlock::EMPTY;
         for j in 0..64 {
             let (a0, a1, a2) = (win[j + 2], win[j + 1], win[j]);
             let (d0, d1, d2) = (
@@ -278,17 +277,7 @@ mod tests {
         out
     }
 
-    /// A deterministic xorshift generator.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-    }
+    use crate::codec::testing::Rng;
 
     #[test]
     fn plain_run_stops_at_exactly_the_special_bytes() {

@@ -48,3 +48,24 @@ pub mod write;
 
 pub use kernel::{Kernel, Native, Portable};
 pub use read::Cursor;
+
+/// What the codec's unit tests share.
+#[cfg(test)]
+#[forbid(unsafe_code)]
+pub(crate) mod testing {
+    /// A deterministic xorshift generator.
+    pub(crate) struct Rng(pub(crate) u64);
+
+    impl Rng {
+        pub(crate) fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+
+        pub(crate) fn pick<'p>(&mut self, from: &[&'p str]) -> &'p str {
+            from[(self.next() % from.len() as u64) as usize]
+        }
+    }
+}

@@ -802,21 +802,7 @@ mod tests {
         }
     }
 
-    /// A deterministic xorshift generator.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-
-        fn pick<'p>(&mut self, from: &[&'p str]) -> &'p str {
-            from[(self.next() % from.len() as u64) as usize]
-        }
-    }
+    use crate::codec::testing::Rng;
 
     /// On random texts built from the pieces that matter (quotes, every
     /// escape, controls, C1 lead bytes, multi-byte characters, runs long
