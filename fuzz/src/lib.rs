@@ -122,6 +122,11 @@ pub fn check_decode(schema: &Schema, data: &[u8]) {
         (Some(_), Err(e)) => panic!("the fast path admits what the spec path refuses: {e:?}"),
         (None, Ok(_)) => panic!("the fast path misses a canonical document"),
     }
+    assert_eq!(
+        decode::decode_fast_path_portable(schema, data),
+        fast,
+        "the portable and native kernels disagree"
+    );
     match &full {
         Ok(d) => {
             assert_eq!(

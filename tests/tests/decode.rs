@@ -14,7 +14,7 @@ mod decode_cases;
 
 use decode_cases::schema;
 use proptest::prelude::*;
-use spx_schema::decode::{decode, decode_fast_path, decode_spec_path};
+use spx_schema::decode::{decode, decode_fast_path, decode_fast_path_portable, decode_spec_path};
 use spx_schema::encode::encode;
 use spx_schema::Value;
 
@@ -49,6 +49,7 @@ proptest! {
         prop_assert_eq!(&d.value, &v);
         prop_assert_eq!(&d.canonical, &doc);
         prop_assert_eq!(decode_fast_path(&s, doc.as_bytes()), Some(d.clone()));
+        prop_assert_eq!(decode_fast_path_portable(&s, doc.as_bytes()), Some(d.clone()));
         prop_assert_eq!(decode_spec_path(&s, doc.as_bytes()), Ok(d));
     }
 
@@ -80,9 +81,11 @@ proptest! {
             Ok(d) => {
                 prop_assert_eq!(d.canonical.as_bytes(), &bytes[..]);
                 prop_assert_eq!(decode_fast_path(&s, &bytes), Some(d.clone()));
+                prop_assert_eq!(decode_fast_path_portable(&s, &bytes), Some(d.clone()));
             }
             Err(e) => {
                 prop_assert!(decode_fast_path(&s, &bytes).is_none());
+                prop_assert!(decode_fast_path_portable(&s, &bytes).is_none());
                 if let Ok(text) = std::str::from_utf8(&bytes) {
                     if let Some(body) = text.strip_suffix('\n') {
                         if !body.is_empty() && !body.contains(['\n', '\r']) && !body.starts_with('\u{feff}') {

@@ -10,7 +10,7 @@
 #[path = "../grammar_support/mod.rs"]
 pub(crate) mod grammar_support;
 
-use spx_schema::decode::{decode, decode_fast_path, decode_spec_path};
+use spx_schema::decode::{decode, decode_fast_path, decode_fast_path_portable, decode_spec_path};
 use spx_schema::encode::encode;
 use spx_schema::graph::{FieldType, Repr, TypeGraph};
 use spx_schema::{Code, Diagnostic, Location, Schema, Value};
@@ -117,6 +117,7 @@ fn refused(
         "paths disagree: {shown}"
     );
     assert!(decode_fast_path(s, bytes).is_none());
+    assert!(decode_fast_path_portable(s, bytes).is_none());
     grammar_support::assert_refused(s, bytes);
     d
 }
@@ -144,6 +145,7 @@ fn admitted(s: &Schema, bytes: impl AsRef<[u8]>) -> Value {
     assert_eq!(d.canonical.as_bytes(), bytes);
     assert_eq!(decode_spec_path(s, bytes).as_ref(), Ok(&d));
     assert_eq!(decode_fast_path(s, bytes).as_ref(), Some(&d));
+    assert_eq!(decode_fast_path_portable(s, bytes).as_ref(), Some(&d));
     assert_eq!(encode(s, &d.value).as_deref(), Ok(d.canonical.as_str()));
     grammar_support::assert_accepted(s, bytes, &d.value);
     d.value
