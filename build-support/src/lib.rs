@@ -78,7 +78,8 @@
 //!
 //! ## Cargo directives
 //!
-//! [`Config::compile`] prints `cargo:rerun-if-changed` for every source,
+//! [`Config::compile`] prints `cargo:rerun-if-changed` for every source
+//! (for a project's `semaprax.toml`, also for every module it lists),
 //! for `spx.lock` (and for `Cargo.toml` when the configuration came from
 //! metadata), and `cargo:rerun-if-env-changed` for `SPX_UPDATE_PINS` and
 //! `CI`. Printing any `rerun-if-changed` replaces cargo's default (rerun
@@ -94,6 +95,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod consumers;
 mod metadata;
 mod outputs;
 pub mod pin;
@@ -257,6 +259,7 @@ pub struct Config {
     sources: Vec<Source>,
     problems: Vec<Diagnostic>,
     out_dir: Option<PathBuf>,
+    consumers_dir: Option<PathBuf>,
     package_dir: Option<PathBuf>,
     projections: bool,
     cargo_output: bool,
@@ -270,6 +273,7 @@ impl Default for Config {
             sources: Vec::new(),
             problems: Vec::new(),
             out_dir: None,
+            consumers_dir: None,
             package_dir: None,
             projections: true,
             cargo_output: true,
@@ -337,9 +341,11 @@ impl Config {
         Ok(config)
     }
 
-    /// Adds a `.spx` source, relative to the package root and
-    /// `/`-separated (a `\` is read as `/`). Roots given next with
-    /// [`Config::root`] attach to it. No source is configured by default.
+    /// Adds a `.spx` source, or a project's `semaprax.toml` (any file whose
+    /// name ends in `.toml`: its listed modules are read together),
+    /// relative to the package root and `/`-separated (a `\` is read as
+    /// `/`). Roots given next with [`Config::root`] attach to it. No source
+    /// is configured by default.
     ///
     /// The path is normalised lexically ([`spx_schema::lock::normalize_source`]):
     /// `./agents/planner.spx` and `agents//planner.spx` are
@@ -405,6 +411,27 @@ impl Config {
     /// ```
     pub fn out_dir(&mut self, dir: impl Into<PathBuf>) -> &mut Self {
         self.out_dir = Some(dir.into());
+        self
+    }
+
+    /// Also write the TypeScript and Python consumer modules of every
+    /// source (all of its roots in one module, as `spx gen` writes them) to
+    /// `dir`: `<dir>/<stem>.ts` and `<dir>/<stem>.py`, where `<stem>` is the
+    /// source's file stem with characters other than ASCII letters, digits
+    /// and `_` replaced by `_` (`agents/planner.spx` → `planner.ts`,
+    /// `planner.py`). A relative `dir` is relative to the package root, so
+    /// a Rust host can keep the TypeScript UI it ships in step with its
+    /// types. Files are written only when their bytes change; in a run that
+    /// may not write into the package (`CI` set, or
+    /// [`PinPolicy::Check`]), nothing is written and a stale file fails the
+    /// build. Default: none (no consumer modules).
+    ///
+    /// ```
+    /// let mut config = spx_build::Config::new();
+    /// config.consumers_dir("ui/src/generated");
+    /// ```
+    pub fn consumers_dir(&mut self, dir: impl Into<PathBuf>) -> &mut Self {
+        self.consumers_dir = Some(dir.into());
         self
     }
 
@@ -587,6 +614,21 @@ impl Config {
         let mut texts = Sources::new();
         let derived = pins::derive_all(&package_dir, &self.sources, from, &mut texts)
             .map_err(|ds| Error::with_sources(ds, texts.clone()))?;
+        if self.cargo_output {
+            // A project's modules, read through its manifest: cargo reruns
+            // the build when any of them changes.
+            let mut printed: Vec<PathBuf> = self
+                .sources
+                .iter()
+                .map(|s| package_dir.join(&s.path))
+                .collect();
+            for file in derived.iter().flat_map(|d| d.files.iter()) {
+                if !printed.contains(file) {
+                    println!("cargo:rerun-if-changed={}", file.display());
+                    printed.push(file.clone());
+                }
+            }
+        }
         let repin = Repin {
             update_env: self.policy == PinPolicy::FromEnv && in_build_script(),
             spx_pin: self.from_manifest,
@@ -620,6 +662,10 @@ impl Config {
                 projections,
                 pin: plan.change_of(&d.source, d.schema.root_type_id()),
             });
+        }
+        if let Some(dir) = &self.consumers_dir {
+            let check_only = policy.mode == pins::Mode::Check;
+            consumers::write(&package_dir.join(dir), &derived, check_only)?;
         }
         if self.cargo_output {
             for c in &compiled {

@@ -65,7 +65,7 @@ pub(crate) fn write(
 fn project_all(schema: &Schema) -> (Vec<(String, String)>, Vec<Diagnostic>) {
     let mut out = Vec::new();
     let mut warnings = Vec::new();
-    for dialect in spx_schema::project::Dialect::ALL {
+    for dialect in spx_schema::project::Dialect::JSON_SCHEMA {
         match spx_schema::project::project(schema, dialect) {
             Ok(p) => out.push((dialect.name().to_owned(), p.document)),
             Err(mut d) => {

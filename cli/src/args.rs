@@ -65,10 +65,23 @@ fn provider(s: &str) -> Result<Provider, String> {
     })
 }
 
+/// The languages `spx gen` writes.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Target {
+    /// A TypeScript module (`.ts`).
+    Typescript,
+    /// A Python module (`.py`).
+    Python,
+}
+
 /// A dialect name in any case (`OpenAI`, `openai`).
 fn dialect(s: &str) -> Result<Dialect, String> {
     s.to_ascii_lowercase().parse::<Dialect>().map_err(|_| {
-        let names: Vec<&str> = Dialect::ALL.iter().map(|d| d.name()).collect();
+        let names: Vec<&str> = Dialect::JSON_SCHEMA
+            .iter()
+            .chain(Dialect::GRAMMARS.iter())
+            .map(|d| d.name())
+            .collect();
         format!(
             "unknown dialect `{s}` (expected one of: {})",
             names.join(", ")
@@ -83,7 +96,7 @@ pub enum Command {
         after_help = "Examples:\n  spx schema agents/planner.spx planner.proposal\n  cat agents/planner.spx | spx schema - planner.proposal"
     )]
     Schema {
-        /// The `.spx` module to read (`-` for standard input).
+        /// The `.spx` module, or a project's `semaprax.toml`, to read (`-`: one module from standard input).
         source: PathBuf,
         /// The stable id (`@id`) of the root record or variant.
         root_type_id: String,
@@ -93,7 +106,7 @@ pub enum Command {
         after_help = "Examples:\n  spx digest agents/planner.spx planner.proposal\n  spx --format json digest agents/planner.spx planner.proposal"
     )]
     Digest {
-        /// The `.spx` module to read (`-` for standard input).
+        /// The `.spx` module, or a project's `semaprax.toml`, to read (`-`: one module from standard input).
         source: PathBuf,
         /// The stable id (`@id`) of the root record or variant.
         root_type_id: String,
@@ -103,7 +116,7 @@ pub enum Command {
         after_help = "Examples:\n  spx verify agents/planner.spx planner.proposal planner.proposal.schema.json"
     )]
     Verify {
-        /// The `.spx` module to read (`-` for standard input).
+        /// The `.spx` module, or a project's `semaprax.toml`, to read (`-`: one module from standard input).
         source: PathBuf,
         /// The stable id (`@id`) of the root record or variant.
         root_type_id: String,
@@ -114,10 +127,13 @@ pub enum Command {
     /// warnings go to stderr. Exits 1 when a root that the enclosing
     /// package's [package.metadata.spx] lists for this source does not derive.
     #[command(
-        after_help = "Examples:\n  spx check agents/planner.spx\n  spx --format json check agents/planner.spx"
+        after_help = "Examples:\n  spx check agents/planner.spx\n  spx check --verbose agents/semaprax.toml\n  spx --format json check agents/planner.spx"
     )]
     Check {
-        /// The `.spx` module to read (`-` for standard input).
+        /// Also print the notes: what the reader skipped without knowing it.
+        #[arg(long)]
+        verbose: bool,
+        /// The `.spx` module, or a project's `semaprax.toml`, to read (`-`: one module from standard input).
         source: PathBuf,
     },
     /// Decode a value document and print its canonical form.
@@ -134,7 +150,7 @@ pub enum Command {
         /// on stdout before the result (also before a refusal).
         #[arg(long)]
         events: bool,
-        /// The `.spx` module to read (`-` for standard input).
+        /// The `.spx` module, or a project's `semaprax.toml`, to read (`-`: one module from standard input).
         source: PathBuf,
         /// The stable id (`@id`) of the root record or variant.
         root_type_id: String,
@@ -144,23 +160,30 @@ pub enum Command {
     /// Print one valid value document.
     #[command(after_help = "Examples:\n  spx example agents/planner.spx planner.proposal")]
     Example {
-        /// The `.spx` module to read (`-` for standard input).
+        /// The `.spx` module, or a project's `semaprax.toml`, to read (`-`: one module from standard input).
         source: PathBuf,
         /// The stable id (`@id`) of the root record or variant.
         root_type_id: String,
     },
-    /// Print the provider projection of a root type (JSON Schema).
+    /// Print the provider projection of a root type (JSON Schema, or a Lark grammar).
     #[command(
-        after_help = "Examples:\n  spx provider-schema agents/planner.spx planner.proposal\n  spx provider-schema --dialect openai --losses agents/planner.spx planner.proposal"
+        after_help = "Examples:\n  spx provider-schema agents/planner.spx planner.proposal\n  spx provider-schema --dialect openai --losses agents/planner.spx planner.proposal\n  spx provider-schema --dialect lark agents/planner.spx planner.proposal"
     )]
     ProviderSchema {
-        /// draft2020 (default), openai, anthropic or gemini, in any case.
+        /// draft2020 (default), openai, anthropic, gemini, or lark (a grammar
+        /// for llguidance; --losses then lists its narrowed bounds), in any case.
         #[arg(long, default_value = "draft2020", value_parser = dialect)]
         dialect: Dialect,
-        /// Print the machine-readable loss report instead of the schema.
+        /// Print the machine-readable report instead of the schema: the
+        /// schema name, every keyword dropped or rewritten, and every
+        /// stable id written under a safe key.
         #[arg(long)]
         losses: bool,
-        /// The `.spx` module to read (`-` for standard input).
+        /// Write the `.spx` documentation as `description` into the
+        /// draft2020 projection too (the other dialects always carry it).
+        #[arg(long)]
+        descriptions: bool,
+        /// The `.spx` module, or a project's `semaprax.toml`, to read (`-`: one module from standard input).
         source: PathBuf,
         /// The stable id (`@id`) of the root record or variant.
         root_type_id: String,
@@ -170,7 +193,8 @@ pub enum Command {
         after_help = "Examples:\n  spx admit --dialect openai agents/planner.spx planner.proposal response.json\n  curl … | spx admit agents/planner.spx planner.proposal -\n  spx admit --sse anthropic --dialect anthropic --events agents/planner.spx planner.proposal stream.sse"
     )]
     Admit {
-        /// draft2020 (default), openai, anthropic or gemini, in any case.
+        /// draft2020 (default), openai, anthropic, gemini, or lark (the output
+        /// is the document itself, decoded strictly), in any case.
         #[arg(long, default_value = "draft2020", value_parser = dialect)]
         dialect: Dialect,
         /// Feed the input in chunks of N bytes through the streaming
@@ -188,12 +212,29 @@ pub enum Command {
         /// admitted as it arrives.
         #[arg(long, value_name = "PROVIDER", value_parser = provider)]
         sse: Option<Provider>,
-        /// The `.spx` module to read (`-` for standard input).
+        /// The `.spx` module, or a project's `semaprax.toml`, to read (`-`: one module from standard input).
         source: PathBuf,
         /// The stable id (`@id`) of the root record or variant.
         root_type_id: String,
         /// The provider's raw output (`-` or omitted: standard input).
         file: Option<PathBuf>,
+    },
+    /// Write the TypeScript or Python consumer module of one or more roots.
+    #[command(
+        after_help = "Examples:\n  spx gen typescript agents/planner.spx planner.proposal --out web/src/planner.ts\n  spx gen python agents/semaprax.toml planner.proposal planner.step --out host/planner.py"
+    )]
+    Gen {
+        /// typescript or python.
+        #[arg(value_enum)]
+        target: Target,
+        /// The `.spx` module, or a project's `semaprax.toml`, to read (`-`: one module from standard input).
+        source: PathBuf,
+        /// The stable ids (`@id`) of the roots (several roots share one module).
+        #[arg(required = true)]
+        roots: Vec<String>,
+        /// The file to write (atomically, and only when its bytes change).
+        #[arg(long)]
+        out: PathBuf,
     },
     /// Re-pin the roots of [package.metadata.spx] in spx.lock (re-creating a
     /// malformed one), or check the pins (--check).

@@ -1,7 +1,7 @@
 //! Reading the command's inputs: sources, documents, standard input (`-`).
 
 use crate::output::{Ctx, Failure};
-use spx_schema::binding::{Snapshot, SOURCE_UNREADABLE};
+use spx_schema::binding::{Snapshot, SourceSet, SOURCE_UNREADABLE};
 use spx_schema::{Diagnostic, Location, Schema};
 use std::io::Read;
 use std::path::Path;
@@ -42,22 +42,27 @@ fn read_stdin() -> Result<Vec<u8>, Failure> {
     Ok(buf)
 }
 
-/// One snapshot of the source (a file, or standard input for `-`), its
-/// text recorded for rendering.
-pub fn snapshot(ctx: &mut Ctx, source: &Path) -> Result<Snapshot, Failure> {
-    let snap = if is_stdin(source) {
-        Snapshot::from_bytes(STDIN, read_stdin()?)
-    } else {
-        Snapshot::take(source, &display(source))?
-    };
-    snap.record(&mut ctx.sources);
-    Ok(snap)
+/// The source read from snapshots: a `.spx` module, a project's
+/// `semaprax.toml` (then every module it lists), or one module from
+/// standard input for `-`; every text read is recorded for rendering.
+pub fn source_set(ctx: &mut Ctx, source: &Path) -> Result<SourceSet, Failure> {
+    if is_stdin(source) {
+        let snap = Snapshot::from_bytes(STDIN, read_stdin()?);
+        snap.record(&mut ctx.sources);
+        return Ok(SourceSet::from_snapshot(snap)?);
+    }
+    Ok(SourceSet::read_recording(
+        source,
+        &display(source),
+        &mut ctx.sources,
+    )?)
 }
 
-/// The schema of `root`, derived from one snapshot of `source`.
+/// The schema of `root`, derived from one snapshot of every file of
+/// `source`.
 pub fn compile(ctx: &mut Ctx, source: &Path, root: &str) -> Result<Schema, Failure> {
-    let snap = snapshot(ctx, source)?;
-    snap.compile(root).map_err(|ds| {
+    let set = source_set(ctx, source)?;
+    set.compile(root).map_err(|ds| {
         Failure::from(
             ds.into_iter()
                 .map(|d| {

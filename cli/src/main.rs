@@ -1,5 +1,8 @@
 //! `spx`: the command-line door onto the spx-schema engine.
 //!
+//! Every SOURCE is a `.spx` module or a project's `semaprax.toml` (a file
+//! whose name ends in `.toml`): then the modules it lists are read together.
+//!
 //! Exit status: 0 on success, 1 on a refusal (the first line of stderr is
 //! `error[<CODE>]: <message>`), 2 on a usage error or an input that cannot
 //! be read.

@@ -29,7 +29,12 @@ fn spx_with_stdin(args: &[&str], stdin: Option<&[u8]>) -> Output {
     let mut child = cmd.spawn().expect("spawn spx");
     if let Some(input) = stdin {
         use std::io::Write;
-        child.stdin.take().unwrap().write_all(input).unwrap();
+        // spx may refuse (and exit) before it reads standard input.
+        match child.stdin.take().unwrap().write_all(input) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+            Err(e) => panic!("writing to spx's standard input: {e}"),
+        }
     }
     child.wait_with_output().expect("wait spx")
 }
@@ -566,6 +571,7 @@ fn every_help_has_examples_and_every_argument_a_description() {
         "example",
         "provider-schema",
         "admit",
+        "gen",
         "pin",
         "completions",
     ];
@@ -580,7 +586,8 @@ fn every_help_has_examples_and_every_argument_a_description() {
                 let described = line
                     .trim_start()
                     .split_once(['>', ']'])
-                    .is_some_and(|(_, d)| d.starts_with("  ") && !d.trim().is_empty());
+                    .map(|(_, d)| d.strip_prefix("...").unwrap_or(d))
+                    .is_some_and(|d| d.starts_with("  ") && !d.trim().is_empty());
                 assert!(described, "{c}: argument without a description: {line:?}");
             }
         }
@@ -611,7 +618,7 @@ fn dialect_names_are_case_insensitive() {
     assert_eq!(o.status.code(), Some(2));
     assert!(
         stderr(&o).contains(
-            "unknown dialect `Cobol` (expected one of: draft2020, openai, anthropic, gemini)"
+            "unknown dialect `Cobol` (expected one of: draft2020, openai, anthropic, gemini, lark)"
         ),
         "{}",
         stderr(&o)
@@ -977,4 +984,218 @@ fn admit_reads_recorded_provider_event_streams() {
             Some(40)
         )
     );
+}
+
+#[test]
+fn a_project_manifest_is_a_source_with_the_bytes_of_one_module() {
+    for root in ["trip.plan", "trip.stop", "trip.point"] {
+        for cmd in ["schema", "digest", "example", "provider-schema"] {
+            let p = spx(&[cmd, "project/semaprax.toml", root]);
+            let s = spx(&[cmd, "trip-single.spx", root]);
+            assert!(
+                p.status.success(),
+                "{cmd} {root}: {}",
+                first_stderr_line(&p)
+            );
+            assert_eq!(p.stdout, s.stdout, "{cmd} {root}");
+        }
+    }
+    // `verify` takes the manifest too.
+    let doc = spx(&["schema", "trip-single.spx", "trip.plan"]).stdout;
+    let dir = std::env::temp_dir().join(format!("spx-cli-verify-{}", std::process::id()));
+    std::fs::write(&dir, &doc).unwrap();
+    let v = spx(&[
+        "verify",
+        "project/semaprax.toml",
+        "trip.plan",
+        dir.to_str().unwrap(),
+    ]);
+    let _ = std::fs::remove_file(&dir);
+    assert!(v.status.success(), "{}", first_stderr_line(&v));
+}
+
+#[test]
+fn check_lists_every_module_and_verbose_adds_the_notes() {
+    let o = spx(&["check", "project/semaprax.toml"]);
+    assert!(o.status.success());
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert_eq!(
+        text,
+        "module trip.app\nrecord Plan @id(\"trip.plan\")\n  field start: Point @id(\"trip.plan.start\")\n  field next: Stop @id(\"trip.plan.next\")\nmodule trip.stops\nrecord Stop @id(\"trip.stop\")\n  field at: Point @id(\"trip.stop.at\")\n  field minutes: i64 @id(\"trip.stop.minutes\")\nmodule trip.geo\nrecord Point @id(\"trip.point\")\n  field x: i64 @id(\"trip.point.x\")\n  field y: i64 @id(\"trip.point.y\")\n"
+    );
+    // The notes go to stderr with the warnings, rendered like them.
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let o = spx(&["check", "--verbose", "project/semaprax.toml"]);
+    assert!(o.status.success());
+    let text = String::from_utf8(o.stderr).unwrap();
+    assert!(text.starts_with("note[SPX-N001]: skipped an item the reader does not know, starting with `__PLACEHOLDER__`\n"), "{text}");
+    assert!(text.contains("--> project/src/app.spx:13:1\n"), "{text}");
+    assert!(text.contains("= help: nothing to do if this is valid semaprax: a schema needs only record, variant, class and resource declarations, so the reader skips other items by their delimiters"), "{text}");
+}
+
+#[test]
+fn a_missing_listed_source_exits_1_and_an_unreadable_manifest_exits_2() {
+    let o = spx(&["schema", "broken-project.toml", "trip.point"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        first_stderr_line(&o),
+        "error[SPX-J005]: source `project/src/gone.spx` listed in the manifest does not exist (looked for `project/src/gone.spx`)"
+    );
+    let text = String::from_utf8_lossy(&o.stderr);
+    assert!(text.contains("--> broken-project.toml:4:35\n"), "{text}");
+    let o = spx(&["--format", "json", "schema", "unreadable-project.toml", "r"]);
+    assert_eq!(o.status.code(), Some(2));
+    let line = first_stderr_line(&o);
+    assert!(
+        line.starts_with(
+            "{\"severity\":\"error\",\"code\":\"SPX-F001\",\"rule\":\"manifest.syntax\","
+        ),
+        "{line}"
+    );
+    let o = spx(&["check", "no-such-project/semaprax.toml"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+/// Issue 14 through the CLI: a module whose ids no provider accepts as
+/// keys. The Anthropic report lists every safe key; an answer written with
+/// them is admitted to the canonical document of the stable ids (which
+/// `decode` admits byte for byte), and a refusal points with the safe key.
+#[test]
+fn hostile_ids_round_trip_through_the_cli_with_safe_keys() {
+    let source = "../../../tests/fixtures/spx/hostile.spx";
+    let root = "weird \"quoted\" \\ back\tslash";
+    let o = spx(&[
+        "provider-schema",
+        "--dialect",
+        "anthropic",
+        "--losses",
+        source,
+        root,
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(report["dialect"], "anthropic");
+    let name = report["schema_name"].as_str().unwrap();
+    assert!(name.len() <= 64 && name.starts_with("weird__quoted____back_slash-"));
+    let key = |ty: &str, id: &str| -> String {
+        report["keys"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|k| k["kind"] == "field" && k["type"] == ty && k["stable_id"] == id)
+            .map_or(id.to_owned(), |k| k["key"].as_str().unwrap().to_owned())
+    };
+    let field = |id: &str| key(root, id);
+    let answer = serde_json::json!({ "fields": {
+        field("a b/c~d"): "7",
+        field("planner.step.a_rather_long_field_name_that_goes_on.and_on_and_on.until_77_cha"): "-3",
+        field("ünï cödé ✓"): "hi",
+        field("new\nline"): true,
+        field(&"x/".repeat(100)): "18446744073709551615",
+        field("choice/kind"): { "case": "go on", "fields": {
+            key("choice~type", "go on/far %"): "12",
+            key("choice~type", "go on/to"): { "fields": { key("place [1]", "place [1].square"): "5" } },
+        } },
+        "fits.as-is_1": [1, 2],
+    } });
+    let text = serde_json::to_string_pretty(&answer).unwrap();
+    for k in answer["fields"].as_object().unwrap().keys() {
+        assert!(
+            !k.is_empty()
+                && k.len() <= 64
+                && k.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c)),
+            "{k}"
+        );
+    }
+    let o = spx_with_stdin(
+        &["admit", "--dialect", "anthropic", source, root],
+        Some(text.as_bytes()),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let canonical = String::from_utf8(o.stdout.clone()).unwrap();
+    assert!(
+        canonical.contains("{\"fields\":{\"a b/c~d\":\"7\","),
+        "{canonical}"
+    );
+    let d = spx_with_stdin(&["decode", source, root], Some(&o.stdout));
+    assert_eq!(d.status.code(), Some(0), "{}", stderr(&d));
+    assert_eq!(d.stdout, o.stdout);
+
+    let wrong = text.replacen("\"7\"", "7", 1);
+    let o = spx_with_stdin(
+        &[
+            "--format",
+            "json",
+            "admit",
+            "--dialect",
+            "anthropic",
+            source,
+            root,
+        ],
+        Some(wrong.as_bytes()),
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_str(&first_stderr_line(&o)).unwrap();
+    assert_eq!(v["rule"], "value.representation");
+    assert_eq!(v["pointer"], format!("/fields/{}", field("a b/c~d")));
+}
+
+/// `spx gen`: the module of several roots, written once (then
+/// "unchanged"), byte-identical to spx-codegen's; names that cannot be
+/// identifiers are SPX-G001 at their place in the source.
+#[test]
+fn gen_writes_typescript_and_python_modules() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli-gen");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for (target, file) in [("typescript", "point.ts"), ("python", "point.py")] {
+        let out = dir.join(file);
+        let out_arg = out.to_str().unwrap();
+        let o = spx(&["gen", target, "point.spx", "t.point", "--out", out_arg]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(
+            String::from_utf8_lossy(&o.stdout),
+            format!("wrote {out_arg}\n")
+        );
+        let text = std::fs::read_to_string(&out).unwrap();
+        assert!(text.contains("t.point"), "{text}");
+        assert!(text.contains("schema_digest sha256:"), "{text}");
+        assert!(
+            !text.contains(env!("CARGO_MANIFEST_DIR")),
+            "no absolute path"
+        );
+        let again = spx(&["gen", target, "point.spx", "t.point", "--out", out_arg]);
+        assert_eq!(
+            String::from_utf8_lossy(&again.stdout),
+            format!("unchanged {out_arg}\n")
+        );
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), text);
+    }
+    let names = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/macro/names.spx")
+        .canonicalize()
+        .unwrap();
+    let out = dir.join("names.ts");
+    let o = spx(&[
+        "gen",
+        "typescript",
+        names.to_str().unwrap(),
+        "names.self_field",
+        "--out",
+        out.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let line: serde_json::Value =
+        serde_json::from_str(String::from_utf8_lossy(&o.stderr).lines().next().unwrap()).unwrap();
+    assert_eq!(line["code"], "SPX-G001");
+    assert_eq!(line["rule"], "gen.name");
+    assert_eq!(line["line"], 7);
+    assert!(!out.exists());
 }

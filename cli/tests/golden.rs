@@ -48,7 +48,7 @@ const CASES: &[Case] = &[
         Some("{\"schema\":\"semaprax.agent-interaction-value.v1\",\"root_type_id\":\"t.point\",\"schema_digest\":\"sha256:c1ed7c552cc2ee64b9c6eed1e08329af40cf2f00c12b4397fb00fe68c5e2b5f7\",\"value\":{\"fields\":{\"t.point.x\":\"07\",\"t.point.ok\":true}}}\n"),
         1,
     ),
-    ("source-stdin-syntax", &["check", "-"], Some("module m;\nrecord R { x: i64 }\n"), 1),
+    ("source-stdin-syntax", &["check", "-"], Some("module m;\nrecord R { x: i64; }\n"), 1),
     // Inputs that cannot be read exit 2.
     ("unreadable-source", &["schema", "no-such-file.spx", "t.point"], None, 2),
     ("unreadable-package", &["pin", "--package", "/nonexistent/spx-package"], None, 2),

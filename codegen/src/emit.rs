@@ -19,8 +19,9 @@ use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 use spx_schema::codec::envelope;
 use spx_schema::graph::{Case, Field, FieldType, Repr, TypeKind, TypeNode};
+use spx_schema::project::{Dialect, Projection};
 use spx_schema::quote::quote as q;
-use spx_schema::Schema;
+use spx_schema::{Diagnostic, Schema};
 use std::collections::HashMap;
 
 /// The name of the runtime's private glue module that code generated for
@@ -60,6 +61,23 @@ pub struct NameError {
 pub struct RootExtras {
     /// The draft 2020-12 projection (`PROVIDER_JSON_SCHEMA`).
     pub provider_json_schema: String,
+    /// The projection for every JSON Schema dialect
+    /// (`Dialect::JSON_SCHEMA`), or the refusal it met (`Root::provider`).
+    pub providers: Vec<(Dialect, Result<Projection, Diagnostic>)>,
+}
+
+impl RootExtras {
+    /// The extras of `schema`: its draft 2020-12 projection and its
+    /// projection for every JSON Schema dialect.
+    pub fn of(schema: &Schema) -> RootExtras {
+        RootExtras {
+            provider_json_schema: spx_schema::project::draft2020(schema),
+            providers: Dialect::JSON_SCHEMA
+                .iter()
+                .map(|d| (*d, spx_schema::project::project(schema, *d)))
+                .collect(),
+        }
+    }
 }
 
 struct Ctx<'a> {
@@ -177,6 +195,56 @@ fn field_idents(fields: &[Field]) -> Result<Vec<Ident>, Vec<NameError>> {
 fn doc(text: String) -> TokenStream {
     let text = format!(" {text}");
     quote!(#[doc = #text])
+}
+
+/// `head` as the first doc line, then, when `stable_id` is documented in
+/// the `.spx` source, an empty line and that documentation.
+fn documented(schema: &Schema, stable_id: &str, head: String) -> TokenStream {
+    let mut out = doc(head);
+    if let Some(text) = schema.docs().get(stable_id) {
+        out.extend(doc(String::new()));
+        for line in rustdoc_lines(text) {
+            out.extend(doc(line));
+        }
+    }
+    out
+}
+
+/// `.spx` documentation as rustdoc lines. It is prose written for a model
+/// and a reader, not Markdown meant for rustdoc: `[`, `]` and `<` are
+/// escaped (no intra-doc link or HTML tag is made of them), and a text that
+/// would start a code block (an indented line, a fence) is shown whole in
+/// a ```` ```text ```` block, so no comment ever becomes a doctest.
+fn rustdoc_lines(text: &str) -> Vec<String> {
+    let code_like = text.lines().any(|l| {
+        let t = l.trim_start();
+        l.starts_with("    ") || l.starts_with('\t') || t.starts_with("```") || t.starts_with("~~~")
+    });
+    if code_like {
+        let mut run = 0;
+        let mut longest = 0;
+        for c in text.chars() {
+            run = if c == '`' { run + 1 } else { 0 };
+            longest = longest.max(run);
+        }
+        let fence = "`".repeat(longest.max(2) + 1);
+        let mut out = vec![format!("{fence}text")];
+        out.extend(text.lines().map(str::to_owned));
+        out.push(fence);
+        return out;
+    }
+    text.lines()
+        .map(|l| {
+            let mut e = String::with_capacity(l.len());
+            for c in l.chars() {
+                if matches!(c, '[' | ']' | '<' | '\\') {
+                    e.push('\\');
+                }
+                e.push(c);
+            }
+            e
+        })
+        .collect()
 }
 
 fn repr_doc(schema: &Schema, ty: FieldType) -> String {
@@ -387,11 +455,12 @@ fn to_value_fields(ctx: &Ctx<'_>, schema: &Schema, fields: &[Field]) -> TokenStr
 
 /// The doc comment and derives of a generated type; `what` is `record` or
 /// `variant`.
-fn type_header(what: &str, t: &TypeNode) -> TokenStream {
-    let tdoc = doc(format!(
-        "`.spx` {what} `{}`, stable id `{}`.",
-        t.name, t.stable_id
-    ));
+fn type_header(schema: &Schema, what: &str, t: &TypeNode) -> TokenStream {
+    let tdoc = documented(
+        schema,
+        &t.stable_id,
+        format!("`.spx` {what} `{}`, stable id `{}`.", t.name, t.stable_id),
+    );
     quote! {
         #tdoc
         #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq, ::core::cmp::Eq, ::core::hash::Hash)]
@@ -422,12 +491,16 @@ fn field_defs(
         .iter()
         .zip(idents)
         .map(|(f, id)| {
-            let d = doc(format!(
-                "`{}`: {}, stable id `{}`.",
-                f.name,
-                repr_doc(schema, f.ty),
-                f.stable_id
-            ));
+            let d = documented(
+                schema,
+                &f.stable_id,
+                format!(
+                    "`{}`: {}, stable id `{}`.",
+                    f.name,
+                    repr_doc(schema, f.ty),
+                    f.stable_id
+                ),
+            );
             let ty = ctx.rust_type(schema, f.ty);
             quote!(#d #vis #id: #ty)
         })
@@ -443,7 +516,7 @@ fn record_items(
     fields: &[Field],
 ) -> Result<TokenStream, Vec<NameError>> {
     let idents = field_idents(fields)?;
-    let header = type_header("record", t);
+    let header = type_header(schema, "record", t);
     let defs = field_defs(ctx, schema, fields, &idents, &quote!(pub));
     let generated = record_generated(ctx, schema, name, fields, &idents);
     Ok(quote! {
@@ -571,7 +644,11 @@ struct CaseItems {
 impl CaseItems {
     fn new(ctx: &Ctx<'_>, schema: &Schema, c: &Case, cid: &Ident, fids: &[Ident]) -> CaseItems {
         let p = &ctx.p;
-        let cdoc = doc(format!("`{}`, stable id `{}`.", c.name, c.stable_id));
+        let cdoc = documented(
+            schema,
+            &c.stable_id,
+            format!("`{}`, stable id `{}`.", c.name, c.stable_id),
+        );
         let vars = locals(c.fields.len());
         let (def, pat) = if c.fields.is_empty() {
             (quote!(#cdoc #cid), quote!(Self::#cid))
@@ -635,7 +712,7 @@ fn variant_items(
     cases: &[Case],
 ) -> Result<TokenStream, Vec<NameError>> {
     let names = case_idents(cases)?;
-    let header = type_header("variant", t);
+    let header = type_header(schema, "variant", t);
     let items: Vec<CaseItems> = cases
         .iter()
         .zip(&names.cases)
@@ -761,6 +838,8 @@ fn root_items(ctx: &Ctx<'_>, schema: &Schema, extras: &RootExtras) -> TokenStrea
     let prefix = envelope::prefix(root_id, digest);
     let prefix_bytes = Literal::byte_string(prefix.as_bytes());
     let interaction = root_interaction(ctx, schema, name);
+    let providers = extras.providers.iter().map(|(d, p)| provided(ctx, *d, p));
+    let count = Literal::usize_unsuffixed(extras.providers.len());
     quote! {
         impl #name {
             /// The root's stable id.
@@ -786,6 +865,40 @@ fn root_items(ctx: &Ctx<'_>, schema: &Schema, extras: &RootExtras) -> TokenStrea
             /// values over the bounds with the engine's SPX-Z206 rules.
             pub fn encode(&self) -> ::core::result::Result<::std::string::String, #p::Diagnostic> {
                 #p::encode::<Self>(self, #prefix, <Self as #p::Interaction>::schema)
+            }
+
+            /// Admits raw provider output written against `dialect`'s
+            /// projection (any JSON layout; the dialect's safe keys or the
+            /// stable ids) straight into the typed value. A refusal names
+            /// the code, rule and JSON Pointer into the answer, with a
+            /// detail for the model (`Diagnostic::for_model`).
+            pub fn admit(
+                dialect: #p::Dialect,
+                bytes: &[u8],
+            ) -> ::core::result::Result<Self, #p::Diagnostic> {
+                static KEYS: #p::KeyMaps = #p::KeyMaps::new();
+                #p::admit::<Self>(dialect, bytes, <Self as #p::Interaction>::schema, &KEYS)
+            }
+
+            /// The projection for `dialect`, computed when the macro
+            /// expanded, with its schema name and loss and key report; the
+            /// refusal (SPX-Z207) when the schema exceeds a documented
+            /// limit of the provider.
+            pub fn provider(
+                dialect: #p::Dialect,
+            ) -> ::core::result::Result<&'static #p::ProviderSchema, #p::Diagnostic> {
+                static PROVIDERS: [#p::Provided; #count] = [#(#providers),*];
+                #p::provided(&PROVIDERS, dialect)
+            }
+
+            /// The document to send for `dialect`: `provider(dialect)`'s,
+            /// or the empty string when the provider's limits refuse this
+            /// schema.
+            pub fn provider_schema(dialect: #p::Dialect) -> &'static str {
+                match Self::provider(dialect) {
+                    ::core::result::Result::Ok(p) => p.document,
+                    ::core::result::Result::Err(_) => "",
+                }
             }
         }
 
@@ -829,6 +942,71 @@ fn root_interaction(ctx: &Ctx<'_>, schema: &Schema, name: &Ident) -> TokenStream
             }
             fn to_value(&self) -> #p::Value {
                 <Self as #p::Generated>::to_engine_value(self)
+            }
+            fn admit(
+                dialect: #p::Dialect,
+                bytes: &[u8],
+            ) -> ::core::result::Result<Self, #p::Diagnostic> {
+                <#name>::admit(dialect, bytes)
+            }
+            fn provider(
+                dialect: #p::Dialect,
+            ) -> ::core::result::Result<&'static #p::ProviderSchema, #p::Diagnostic> {
+                <#name>::provider(dialect)
+            }
+        }
+    }
+}
+
+/// The `Dialect` variant as code.
+fn dialect_expr(p: &TokenStream, d: Dialect) -> TokenStream {
+    let v = format_ident!(
+        "{}",
+        match d {
+            Dialect::Draft2020 => "Draft2020",
+            Dialect::OpenAi => "OpenAi",
+            Dialect::Anthropic => "Anthropic",
+            Dialect::Gemini => "Gemini",
+            Dialect::Lark => "Lark",
+        }
+    );
+    quote!(#p::Dialect::#v)
+}
+
+/// One precomputed projection (or its refusal) as a `Provided` constant.
+fn provided(ctx: &Ctx<'_>, d: Dialect, p: &Result<Projection, Diagnostic>) -> TokenStream {
+    let pm = &ctx.p;
+    let dialect = dialect_expr(pm, d);
+    match p {
+        Ok(p) => {
+            let document = p.document.as_str();
+            let report = p.report_json(d);
+            let name = match &p.schema_name {
+                Some(n) => quote!(::core::option::Option::Some(#n)),
+                None => quote!(::core::option::Option::None),
+            };
+            quote! {
+                #pm::Provided::Schema(#pm::ProviderSchema {
+                    dialect: #dialect,
+                    document: #document,
+                    schema_name: #name,
+                    report: #report,
+                })
+            }
+        }
+        Err(e) => {
+            let code = e.code.as_str();
+            let rule = e.rule;
+            let message = e.message.as_str();
+            let detail = e.detail.as_deref().unwrap_or("");
+            quote! {
+                #pm::Provided::Refused {
+                    dialect: #dialect,
+                    code: #code,
+                    rule: #rule,
+                    message: #message,
+                    detail: #detail,
+                }
             }
         }
     }

@@ -23,10 +23,13 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod consumer;
 pub mod emit;
 pub mod input;
 pub mod load;
-mod names;
+pub mod names;
+pub mod python;
+pub mod typescript;
 
 pub use emit::{generate, private_module_name, NameError, RootExtras};
 pub use input::{MacroInput, RootArg};
@@ -60,14 +63,14 @@ pub fn expand(input: &MacroInput, manifest_dir: Option<&Path>) -> TokenStream {
                     let path = src.value();
                     for e in name_errors {
                         let at = loaded
-                            .module
+                            .workspace
                             .as_ref()
-                            .and_then(|m| load::position_of(m, &e.stable_id));
+                            .and_then(|w| load::position_of(w, &e.stable_id));
                         let mut d =
                             spx_schema::Diagnostic::error(load::NAME, "macro.name", e.message)
                                 .with_help(NAME_HELP);
-                        if let Some(p) = at {
-                            d = d.at(p.location(&path));
+                        if let Some((file, p)) = at {
+                            d = d.at(p.location(file));
                         }
                         let text = load::render(&d, &path, &loaded.sources);
                         errors.push(syn::Error::new(src.span(), text));

@@ -1,11 +1,12 @@
-//! Stage 2: read the `.spx` once, derive every root, check every pin.
+//! Stage 2: read the `.spx` (or the project a `semaprax.toml` lists) once,
+//! derive every root, check every pin.
 
 use super::emit::RootExtras;
 use super::input::{MacroInput, RootArg};
-use spx_schema::binding::Snapshot;
+use spx_schema::binding::SourceSet;
 use spx_schema::diag::{Code, Diagnostic, Location, Renderer, Sources};
 use spx_schema::lock::{self, MacroBuild, MacroPins, MacroSource};
-use spx_schema::source::{Module, Pos};
+use spx_schema::source::workspace::Workspace;
 use spx_schema::Schema;
 use std::path::{Path, PathBuf};
 use syn::LitStr;
@@ -23,12 +24,13 @@ pub const INTERNAL: Code = Code("SPX-M003");
 
 /// What stage 2 produced.
 pub struct Loaded {
-    /// The module, when it was read.
-    pub module: Option<Module>,
+    /// The module (or the project's modules), when it was read.
+    pub workspace: Option<Workspace>,
     /// Every root's schema, when every root derived (even if a pin is
     /// wrong, so that the items can still be generated).
     pub roots: Option<Vec<(Schema, RootExtras)>>,
-    /// The files read, absolute, for `include_bytes!`.
+    /// The files read (a project's manifest and every module), absolute,
+    /// for `include_bytes!`.
     pub dependencies: Vec<PathBuf>,
     /// Every error, on the argument it concerns.
     pub errors: Vec<syn::Error>,
@@ -88,7 +90,7 @@ pub fn load(input: &MacroInput, manifest_dir: Option<&Path>) -> Loaded {
 /// explicitly.
 pub fn load_with(input: &MacroInput, manifest_dir: Option<&Path>, build: MacroBuild) -> Loaded {
     let mut out = Loaded {
-        module: None,
+        workspace: None,
         roots: None,
         dependencies: Vec::new(),
         errors: input.errors.clone(),
@@ -97,31 +99,26 @@ pub fn load_with(input: &MacroInput, manifest_dir: Option<&Path>, build: MacroBu
     let Some(mut args) = check_arguments(input, manifest_dir, build, &mut out.errors) else {
         return out;
     };
-    let Some((snap, module)) = read_source(&args, &mut out) else {
+    let Some(set) = read_source(&args, &mut out) else {
         return out;
     };
     let mut all_derived = true;
     let mut roots = Vec::with_capacity(input.roots.len());
     for r in &input.roots {
-        let Some(schema) = derive_root(&args, &module, r, &out.sources, &mut out.errors) else {
+        let Some(schema) = derive_root(&args, &set, r, &out.sources, &mut out.errors) else {
             all_derived = false;
             continue;
         };
         check_pin(&mut args, r, &schema, &mut out);
-        let provider_json_schema = spx_schema::project::draft2020(&schema);
-        roots.push((
-            schema,
-            RootExtras {
-                provider_json_schema,
-            },
-        ));
+        let extras = RootExtras::of(&schema);
+        roots.push((schema, extras));
     }
     out.dependencies.extend(args.pins.lock_file());
-    all_derived &= recheck_snapshot(&args, &snap, &out.sources, &mut out.errors);
+    all_derived &= recheck_snapshot(&args, &set, &out.sources, &mut out.errors);
     if all_derived && !roots.is_empty() {
         out.roots = Some(roots);
     }
-    out.module = Some(module);
+    out.workspace = Some(set.into_workspace());
     out
 }
 
@@ -180,25 +177,34 @@ fn check_arguments<'a>(
     })
 }
 
-/// Phase 2: one snapshot of the source, read as a module.
-fn read_source(args: &Args<'_>, out: &mut Loaded) -> Option<(Snapshot, Module)> {
-    let snap = match Snapshot::take(&args.path, &args.display) {
-        Ok(s) => s,
-        Err(d) => {
-            let d = d.with_note("the path is relative to the calling crate's CARGO_MANIFEST_DIR");
-            out.errors
-                .push(args.error(render(&d, &args.display, &out.sources)));
-            return None;
+/// Phase 2: one snapshot of the source (of a project's manifest and each
+/// of its modules), read as modules; every text read is recorded for
+/// rendering.
+fn read_source(args: &Args<'_>, out: &mut Loaded) -> Option<SourceSet> {
+    match SourceSet::read_recording(&args.path, &args.display, &mut out.sources) {
+        Ok(set) => {
+            out.dependencies.extend(set.files().map(Path::to_path_buf));
+            Some(set)
         }
-    };
-    out.dependencies.push(args.path.clone());
-    snap.record(&mut out.sources);
-    match snap.read_module() {
-        Ok(module) => Some((snap, module)),
         Err(diags) => {
+            // Depend on what exists, so a fix triggers a new expansion.
+            if args.path.is_file() {
+                out.dependencies.push(args.path.clone());
+            }
+            let unreadable = |d: &Diagnostic| d.code == spx_schema::binding::SOURCE_UNREADABLE;
             for d in diags.iter().filter(|d| d.is_error()) {
+                let d = if unreadable(d)
+                    && d.location
+                        == (Location::File {
+                            path: args.display.clone(),
+                        }) {
+                    d.clone()
+                        .with_note("the path is relative to the calling crate's CARGO_MANIFEST_DIR")
+                } else {
+                    d.clone()
+                };
                 out.errors
-                    .push(args.error(render(d, &args.display, &out.sources)));
+                    .push(args.error(render(&d, &args.display, &out.sources)));
             }
             None
         }
@@ -209,13 +215,13 @@ fn read_source(args: &Args<'_>, out: &mut Loaded) -> Option<(Snapshot, Module)> 
 /// read it back is an engine bug, reported but not fatal).
 fn derive_root(
     args: &Args<'_>,
-    module: &Module,
+    set: &SourceSet,
     r: &RootArg,
     sources: &Sources,
     errors: &mut Vec<syn::Error>,
 ) -> Option<Schema> {
     let root = r.root.value();
-    let schema = match Schema::derive(module, &root) {
+    let schema = match set.derive(&root) {
         Ok(s) => s,
         Err(d) => {
             let d = d.with_note(format!(
@@ -271,45 +277,34 @@ fn check_pin(args: &mut Args<'_>, r: &RootArg, schema: &Schema, out: &mut Loaded
     }
 }
 
-/// Phase 5: the source still holds the snapshot's bytes (FORMAT.md §5).
+/// Phase 5: every file read still holds its snapshot's bytes (FORMAT.md
+/// §5).
 fn recheck_snapshot(
     args: &Args<'_>,
-    snap: &Snapshot,
+    set: &SourceSet,
     sources: &Sources,
     errors: &mut Vec<syn::Error>,
 ) -> bool {
-    match snap.recheck() {
+    match set.recheck() {
         Ok(()) => true,
-        Err(d) => {
-            errors.push(args.error(render(&d, &args.display, sources)));
+        Err(ds) => {
+            for d in ds {
+                errors.push(args.error(render(&d, &args.display, sources)));
+            }
             false
         }
     }
 }
 
-/// Where the declaration, field or case with this stable id is named.
-pub fn position_of(module: &Module, stable_id: &str) -> Option<Pos> {
-    for d in &module.decls {
-        if d.stable_id == stable_id {
-            return Some(d.pos);
-        }
-        for f in &d.fields {
-            if f.stable_id == stable_id {
-                return Some(f.pos);
-            }
-        }
-        for c in &d.cases {
-            if c.stable_id == stable_id {
-                return Some(c.pos);
-            }
-            for f in &c.fields {
-                if f.stable_id == stable_id {
-                    return Some(f.pos);
-                }
-            }
-        }
-    }
-    None
+/// Where the declaration, field or case with this stable id is named: the
+/// module's path as displayed, and the position.
+pub fn position_of<'w>(
+    workspace: &'w Workspace,
+    stable_id: &str,
+) -> Option<(&'w str, spx_schema::source::Pos)> {
+    workspace
+        .position_of(stable_id)
+        .map(|(m, p)| (m.path.as_str(), p))
 }
 
 #[cfg(test)]
@@ -533,6 +528,61 @@ mod tests {
         assert!(errors[0].contains("= note: SPX_UPDATE_PINS is set, but no build script of this package runs spx-build, so nothing re-pins root \"t.flag\""), "{}", errors[0]);
         assert!(
             !errors[0].contains("SPX_UPDATE_PINS=1 cargo build"),
+            "{}",
+            errors[0]
+        );
+    }
+
+    #[test]
+    fn a_project_source_depends_on_its_manifest_and_every_module() {
+        let pkg = Package::new("project", None);
+        std::fs::write(
+            pkg.0.join("agents/semaprax.toml"),
+            "schema = \"semaprax.project.v1\"\nname = \"t\"\nentry = \"t.app\"\nsources = [\"app.spx\", \"p.spx\"]\n",
+        )
+        .unwrap();
+        std::fs::write(
+            pkg.0.join("agents/app.spx"),
+            "module t.app;\nuse type @id(\"t.flag\") from t as Flag;\n@id(\"t.holder\")\nrecord Holder {\n    @id(\"t.holder.flag\")\n    flag: Flag,\n}\n",
+        )
+        .unwrap();
+        let single = spx_schema::source::read_module(
+            "one.spx",
+            "module one;\n@id(\"t.holder\")\nrecord Holder {\n    @id(\"t.holder.flag\")\n    flag: Flag,\n}\n@id(\"t.flag\")\nrecord Flag {\n    @id(\"t.flag.on\")\n    on: bool,\n}\n",
+        )
+        .unwrap();
+        let digest = Schema::derive(&single, "t.holder")
+            .unwrap()
+            .digest()
+            .to_owned();
+        let (loaded, errors) = pkg.load(&format!(
+            "source: \"agents/semaprax.toml\", root: \"t.holder\", digest: \"{digest}\""
+        ));
+        assert_eq!(errors, Vec::<String>::new());
+        assert_eq!(
+            loaded.dependencies,
+            [
+                pkg.0.join("agents/semaprax.toml"),
+                pkg.0.join("agents/app.spx"),
+                pkg.0.join("agents/p.spx"),
+            ]
+        );
+        let roots = loaded.roots.unwrap();
+        assert_eq!(roots[0].0.digest(), digest);
+        // A module's error names the module's file.
+        std::fs::write(
+            pkg.0.join("agents/p.spx"),
+            "module t;\nrecord R { x: Nope, }\n",
+        )
+        .unwrap();
+        let (loaded, errors) = pkg.load(&format!(
+            "source: \"agents/semaprax.toml\", root: \"t.holder\", digest: \"{digest}\""
+        ));
+        assert!(loaded.roots.is_none());
+        assert_eq!(errors.len(), 1);
+        assert!(errors[0].starts_with("error[SPX-S110]: "), "{}", errors[0]);
+        assert!(
+            errors[0].contains("--> agents/p.spx:2:15\n"),
             "{}",
             errors[0]
         );

@@ -1,9 +1,16 @@
 //! Arbitrary bytes → the decoder `spx_interaction!` generated for
 //! `tests/fixtures/fuzz/fuzz.spx`, compared with the dynamic decoder:
 //! the same value, or the same code, rule and pointer (else a panic).
+//!
+//! The generated decoder reads its leaves with the codec's `Cursor` and its
+//! native (SIMD) kernels; the same input is also read, at every `[` and `"`
+//! (the first 64), by the string and byte-array readers with the native
+//! and the portable kernel, which must agree on the value and on where
+//! they stop, and the engine's fast path with both kernels must agree.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use spx_runtime::engine::codec::Cursor;
 use spx_runtime::engine::decode;
 use spx_runtime::Interaction;
 
@@ -41,7 +48,37 @@ fn check<T: Interaction + std::fmt::Debug + PartialEq>(data: &[u8]) {
     }
 }
 
+/// The string and byte-array readers, native against portable kernel.
+fn check_readers(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let starts = text
+        .bytes()
+        .enumerate()
+        .filter(|&(_, b)| b == b'[' || b == b'"')
+        .take(64);
+    for (i, b) in starts {
+        // An ASCII byte: a char boundary.
+        let rest = &text[i..];
+        let (mut n, mut p) = (Cursor::new(rest), Cursor::portable(rest));
+        if b == b'[' {
+            assert_eq!(n.bytes(), p.bytes(), "bytes at {i}");
+        } else {
+            assert_eq!(n.string(), p.string(), "string at {i}");
+        }
+        assert_eq!(n.position(), p.position(), "position after {i}");
+    }
+}
+
 fuzz_target!(|data: &[u8]| {
     check::<fixture::Root>(data);
     check::<fixture::Event>(data);
+    check_readers(data);
+    let schema = <fixture::Root as Interaction>::schema();
+    assert_eq!(
+        decode::decode_fast_path(schema, data),
+        decode::decode_fast_path_portable(schema, data),
+        "the fast path's kernels disagree"
+    );
 });

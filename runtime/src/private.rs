@@ -11,15 +11,17 @@
 //! conversions from engine values, and the constructors of the embedded
 //! schema.
 
-pub use crate::Interaction;
+pub use crate::{Interaction, ProviderSchema};
 pub use spx_schema::codec::write::{write_bool, write_bytes, write_i64, write_string, write_u64};
 pub use spx_schema::codec::Cursor;
 pub use spx_schema::graph::{Case, Field, FieldType, Repr, TypeNode};
+pub use spx_schema::project::{Dialect, KeyMap};
 pub use spx_schema::{Diagnostic, Schema, Value};
 pub use std::sync::LazyLock;
 
 use spx_schema::codec::envelope;
 use spx_schema::graph::{limits, TypeGraph};
+use std::sync::OnceLock;
 
 /// The generated half of every type of a module (records, variants).
 pub trait Generated: Sized {
@@ -81,13 +83,113 @@ fn read_document<T: Generated>(text: &str, prefix: &[u8]) -> Option<T> {
 #[cold]
 pub fn decode_slow<T: Generated>(text: &str, schema: &Schema) -> Result<T, Diagnostic> {
     let decoded = spx_schema::decode::decode_text_spec_path(schema, text)?;
-    T::from_engine_value(decoded.value).ok_or_else(|| {
-        Diagnostic::error(
-            spx_schema::Code("SPX-R001"),
-            "runtime.internal",
-            "the engine admitted a value the generated type cannot hold (a bug in spx)",
-        )
-    })
+    T::from_engine_value(decoded.value).ok_or_else(internal)
+}
+
+/// SPX-R001 `runtime.internal`: an admitted value the generated type
+/// cannot hold.
+#[cold]
+fn internal() -> Diagnostic {
+    Diagnostic::error(
+        spx_schema::Code("SPX-R001"),
+        "runtime.internal",
+        "the engine admitted a value the generated type cannot hold (a bug in spx)",
+    )
+}
+
+/// The key maps of one root, built on first use, one per JSON Schema
+/// dialect (`Dialect::JSON_SCHEMA`); another dialect's is built per call.
+pub struct KeyMaps([OnceLock<KeyMap>; 4]);
+
+impl KeyMaps {
+    /// No map built yet.
+    #[allow(clippy::new_without_default)]
+    pub const fn new() -> KeyMaps {
+        KeyMaps([
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+        ])
+    }
+
+    /// Calls `f` with the key map of `schema` in `dialect`.
+    pub fn with<R>(&self, schema: &Schema, dialect: Dialect, f: impl FnOnce(&KeyMap) -> R) -> R {
+        match Dialect::JSON_SCHEMA
+            .iter()
+            .position(|d| *d == dialect)
+            .and_then(|i| self.0.get(i))
+        {
+            Some(cell) => f(cell.get_or_init(|| KeyMap::new(schema, dialect))),
+            None => f(&KeyMap::new(schema, dialect)),
+        }
+    }
+}
+
+/// Admits raw provider output into the generated type: the engine's
+/// admission with the root's cached key map, then the conversion.
+pub fn admit<T: Generated>(
+    dialect: Dialect,
+    bytes: &[u8],
+    schema: fn() -> &'static Schema,
+    keys: &'static KeyMaps,
+) -> Result<T, Diagnostic> {
+    let schema = schema();
+    let decoded = keys.with(schema, dialect, |k| {
+        spx_schema::admit::admit_keyed(schema, k, bytes)
+    })?;
+    T::from_engine_value(decoded.value).ok_or_else(internal)
+}
+
+/// One precomputed projection of a root, or the refusal the macro met.
+#[derive(Debug, Clone, Copy)]
+pub enum Provided {
+    /// The projection.
+    Schema(ProviderSchema),
+    /// The projection was refused when the macro expanded.
+    Refused {
+        /// The dialect.
+        dialect: Dialect,
+        /// The refusal's code (`SPX-Z207`).
+        code: &'static str,
+        /// Its rule.
+        rule: &'static str,
+        /// Its message.
+        message: &'static str,
+        /// Its detail.
+        detail: &'static str,
+    },
+}
+
+/// The projection for `dialect` among a root's precomputed ones.
+pub fn provided(
+    all: &'static [Provided],
+    dialect: Dialect,
+) -> Result<&'static ProviderSchema, Diagnostic> {
+    for p in all {
+        match p {
+            Provided::Schema(s) if s.dialect == dialect => return Ok(s),
+            Provided::Refused {
+                dialect: d,
+                code,
+                rule,
+                message,
+                detail,
+            } if *d == dialect => {
+                return Err(Diagnostic::error(spx_schema::Code(code), rule, *message)
+                    .at_pointer("")
+                    .with_detail(*detail))
+            }
+            _ => {}
+        }
+    }
+    Err(Diagnostic::error(
+        spx_schema::Code("SPX-R002"),
+        "runtime.dialect",
+        format!(
+            "no {dialect} projection was generated for this root (only the JSON Schema dialects are); project the schema with spx_runtime::engine::project::project"
+        ),
+    ))
 }
 
 /// Encodes a value: the generated writer first; when a bound is exceeded,

@@ -25,15 +25,16 @@ use crate::decode::{rules, Decoded};
 use crate::diag::Diagnostic;
 use crate::graph::limits;
 use crate::json::{self, Bom, Duplicates, ErrorKind, Kind, Numbers, ReadError, Tree};
-use crate::project::Dialect;
+use crate::project::{project_keyed, Dialect, KeyMap, Options, Projection};
 use crate::quote::quote;
 use crate::schema::Schema;
 use crate::walk::{expect_type, show, Voice, Walk};
 
 /// Rule of a text that is not RFC 8259 JSON (SPX-Z205).
 pub const RULE_SYNTAX: &str = rules::JSON_SYNTAX;
-/// Rule of a key repeated in one object (SPX-Z205).
-pub const RULE_DUPLICATE_KEY: &str = "duplicate_key";
+/// Rule of a key repeated in one object, or of two keys (a field's safe
+/// key and its stable id) naming one field (SPX-Z205).
+pub const RULE_DUPLICATE_KEY: &str = crate::walk::RULE_DUPLICATE_KEY;
 /// Rule of a value of the wrong JSON shape where the decoder says Z205
 /// (not an object, wrong key set, `case` not a string, `fields` not an
 /// object, missing wrapper).
@@ -57,10 +58,31 @@ const READING: json::Options = json::Options {
 /// Admits `bytes`, a value produced by a model against `dialect`'s
 /// projection of `schema`, and returns it with its canonical value
 /// document.
+///
+/// Field keys are read with the dialect's [`KeyMap`]: a field is named by
+/// the safe key the projection wrote or by its stable id (never both in
+/// one object: Z205 `duplicate_key`); the canonical document carries the
+/// stable ids. Building the map hashes the ids that need a safe key; to
+/// admit many answers against one schema build it once
+/// ([`admit_keyed`], or [`Admission`]).
 pub fn admit(schema: &Schema, dialect: Dialect, bytes: &[u8]) -> Result<Decoded, Diagnostic> {
+    admit_keyed(schema, &KeyMap::new(schema, dialect), bytes)
+}
+
+/// [`admit`] with the key map of the dialect already built
+/// (`KeyMap::new(schema, dialect)`; its dialect is the one admitted).
+///
+/// Under a grammar dialect ([`Dialect::is_grammar`]) the model wrote the
+/// canonical value document itself, so admission is exactly the strict
+/// decoder ([`crate::decode::decode`]).
+pub fn admit_keyed(schema: &Schema, keys: &KeyMap, bytes: &[u8]) -> Result<Decoded, Diagnostic> {
+    let dialect = keys.dialect();
+    if dialect.is_grammar() {
+        return crate::decode::decode(schema, bytes);
+    }
     let text = bounded_utf8(bytes)?;
     let tree = json::read(text, &READING).map_err(|e| refusal(text, e))?;
-    let walk = Walk::new(schema, &tree, Voice::Model);
+    let walk = Walk::new(schema, &tree, Voice::Model).with_keys(keys);
     let mut ptr = String::new();
     let inner = if dialect.wraps_root(schema) {
         unwrap(schema, &tree, &walk)?;
@@ -72,6 +94,80 @@ pub fn admit(schema: &Schema, dialect: Dialect, bytes: &[u8]) -> Result<Decoded,
     let value = walk.value(schema.graph().root_index(), inner, &mut ptr)?;
     let canonical = crate::encode::encode(schema, &value)?;
     Ok(Decoded { value, canonical })
+}
+
+/// One schema prepared for one provider: its projection (the document to
+/// send, its name, the loss and key report) and the key map admission
+/// reads the answers with, both computed once. The engine's counterpart of
+/// the generated `Root::provider_schema` and `Root::admit`, for schemas
+/// known only at run time.
+///
+/// ```
+/// use spx_schema::admit::Admission;
+/// use spx_schema::graph::{Field, FieldType, Repr, TypeGraph, TypeKind, TypeNode};
+/// use spx_schema::project::Dialect;
+/// let graph = TypeGraph { types: vec![TypeNode {
+///     stable_id: "t".into(), name: String::new(),
+///     kind: TypeKind::Record { fields: vec![Field {
+///         stable_id: "t/odd key".into(), name: String::new(), ty: FieldType::Scalar(Repr::U8) }] },
+/// }]};
+/// let schema = spx_schema::Schema::from_graph(graph).unwrap();
+/// let provider = Admission::new(&schema, Dialect::Anthropic).unwrap();
+/// let key = provider.keys().field_key(0, None, 0).to_string();
+/// assert!(provider.provider_schema().contains(&format!("\"{key}\"")));
+/// let answer = format!("{{\"fields\":{{\"{key}\":\"7\"}}}}");
+/// let admitted = provider.admit(answer.as_bytes()).unwrap();
+/// assert!(admitted.canonical.contains("{\"t/odd key\":\"7\"}"));
+/// ```
+#[derive(Debug, Clone)]
+pub struct Admission<'s> {
+    schema: &'s Schema,
+    keys: KeyMap,
+    projection: Projection,
+}
+
+impl<'s> Admission<'s> {
+    /// Projects `schema` for `dialect` (refused as [`crate::project::project`]
+    /// refuses it: SPX-Z207 over an OpenAI limit) and builds its key map.
+    pub fn new(schema: &'s Schema, dialect: Dialect) -> Result<Admission<'s>, Diagnostic> {
+        let keys = KeyMap::new(schema, dialect);
+        let projection = project_keyed(schema, &keys, Options::default())?;
+        Ok(Admission {
+            schema,
+            keys,
+            projection,
+        })
+    }
+
+    /// The dialect.
+    pub fn dialect(&self) -> Dialect {
+        self.keys.dialect()
+    }
+
+    /// The document to send to the provider.
+    pub fn provider_schema(&self) -> &str {
+        &self.projection.document
+    }
+
+    /// The name to send with it ([`Projection::schema_name`]).
+    pub fn schema_name(&self) -> Option<&str> {
+        self.projection.schema_name.as_deref()
+    }
+
+    /// The whole projection, with its loss and key report.
+    pub fn projection(&self) -> &Projection {
+        &self.projection
+    }
+
+    /// The safe keys.
+    pub fn keys(&self) -> &KeyMap {
+        &self.keys
+    }
+
+    /// Admits one answer ([`admit`]).
+    pub fn admit(&self, bytes: &[u8]) -> Result<Decoded, Diagnostic> {
+        admit_keyed(self.schema, &self.keys, bytes)
+    }
 }
 
 /// The size bound, then UTF-8: the decoder's one check (steps 1–2), its
@@ -104,27 +200,6 @@ pub(crate) fn not_utf8(at: u64) -> String {
 
 /// Admission's reading of provider text (the streaming admitter's too).
 pub(crate) const OPTIONS: json::Options = READING;
-
-/// How admission resolves a field key written by the provider: the index
-/// of the declared field it names among `decl`, the fields of type `ty`
-/// (of case `case` for a variant), for `dialect`. Today the key is the
-/// field's stable id in every dialect; the per-dialect safe keys of the
-/// projection map back here.
-pub(crate) fn field_index(
-    schema: &Schema,
-    dialect: Dialect,
-    ty: usize,
-    case: Option<usize>,
-    key: &str,
-) -> Option<usize> {
-    let _ = (dialect, ty, case);
-    let fields = match schema.graph().types.get(ty).map(|t| &t.kind) {
-        Some(crate::graph::TypeKind::Record { fields }) => fields,
-        Some(crate::graph::TypeKind::Variant { cases }) => &case.and_then(|c| cases.get(c))?.fields,
-        None => return None,
-    };
-    fields.iter().position(|f| f.stable_id == key)
-}
 
 /// A refusal of the reader, located and worded for the model.
 fn refusal(text: &str, e: ReadError) -> Diagnostic {

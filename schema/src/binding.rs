@@ -1,10 +1,17 @@
 //! Source binding (FORMAT.md §5): derive from one snapshot of the source
 //! bytes and re-check, immediately before success, that the file still
 //! holds exactly those bytes.
+//!
+//! A source is a `.spx` module or a project manifest (a file whose name
+//! ends in `.toml`, such as `semaprax.toml`): then the manifest and every
+//! module it lists are snapshotted, and all of them are re-checked before
+//! success, so a concurrent edit of any module fails closed.
 
 use crate::diag::{Code, Diagnostic, Location, Sources};
 use crate::schema::Schema;
-use crate::source::{read_module, Module};
+use crate::source::manifest::{is_manifest, parse_manifest};
+use crate::source::workspace::Workspace;
+use crate::source::{codes, read_module, Module};
 use std::path::{Path, PathBuf};
 
 /// A file could not be read.
@@ -28,16 +35,7 @@ pub struct Snapshot {
 impl Snapshot {
     /// Reads the file at `path`; `display` is how diagnostics name it.
     pub fn take(path: &Path, display: &str) -> Result<Snapshot, Diagnostic> {
-        let bytes = std::fs::read(path).map_err(|e| {
-            Diagnostic::error(
-                SOURCE_UNREADABLE,
-                "source.unreadable",
-                format!("cannot read source `{display}`: {e}"),
-            )
-            .at(Location::File {
-                path: display.to_owned(),
-            })
-        })?;
+        let bytes = std::fs::read(path).map_err(|e| unreadable(display, &e))?;
         Ok(Snapshot {
             path: Some(path.to_owned()),
             display: display.to_owned(),
@@ -68,15 +66,6 @@ impl Snapshot {
         if let Ok(text) = std::str::from_utf8(&self.bytes) {
             sources.insert(self.display.clone(), text);
         }
-    }
-
-    /// Derives the schema of `root_type_id` from this snapshot and
-    /// re-checks it before success (FORMAT.md §5).
-    pub fn compile(&self, root_type_id: &str) -> Result<Schema, Vec<Diagnostic>> {
-        let module = self.read_module()?;
-        let schema = Schema::derive(&module, root_type_id).map_err(|d| vec![d])?;
-        self.recheck().map_err(|d| vec![d])?;
-        Ok(schema)
     }
 
     /// The snapshot's bytes.
@@ -130,8 +119,188 @@ impl Snapshot {
     }
 }
 
-/// Derives the schema of `root_type_id` from the file at `path`, bound to
-/// one snapshot of its bytes. `display` names the file in diagnostics.
+/// One source read from snapshots: the workspace (one module, or a
+/// project's modules) and the snapshot of every file read (the manifest
+/// first).
+#[derive(Debug, Clone)]
+pub struct SourceSet {
+    workspace: Workspace,
+    snapshots: Vec<Snapshot>,
+}
+
+/// How the module `source` listed in a manifest displayed as
+/// `manifest` is named in diagnostics: the manifest's directory joined
+/// with the entry.
+fn module_display(manifest: &str, source: &str) -> String {
+    match Path::new(manifest).parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.join(source).to_string_lossy().into_owned(),
+        _ => source.to_owned(),
+    }
+}
+
+impl SourceSet {
+    /// Reads the source at `path` (a `.spx` module, or a manifest when its
+    /// file name ends in `.toml`); `display` names it in diagnostics. Every
+    /// module's errors are returned together.
+    pub fn read(path: &Path, display: &str) -> Result<SourceSet, Vec<Diagnostic>> {
+        SourceSet::read_recording(path, display, &mut Sources::new())
+    }
+
+    /// [`SourceSet::read`], recording the text of every file as it is read
+    /// in `sources` (also when reading fails), so that every diagnostic,
+    /// the refusals of reading included, renders with its source lines.
+    pub fn read_recording(
+        path: &Path,
+        display: &str,
+        sources: &mut Sources,
+    ) -> Result<SourceSet, Vec<Diagnostic>> {
+        let first = Snapshot::take(path, display).map_err(|d| vec![d])?;
+        first.record(sources);
+        if !is_manifest(path) {
+            let module = first.read_module()?;
+            return Ok(SourceSet {
+                workspace: Workspace::single(module),
+                snapshots: vec![first],
+            });
+        }
+        let manifest =
+            parse_manifest(display, first.text().map_err(|d| vec![d])?).map_err(|d| vec![d])?;
+        let dir = path.parent().unwrap_or_else(|| Path::new(""));
+        let mut snapshots = vec![first];
+        let mut modules = Vec::with_capacity(manifest.sources.len());
+        let mut errors = Vec::new();
+        for s in &manifest.sources {
+            let shown = module_display(display, &s.path);
+            let file = dir.join(&s.path);
+            let snap = match std::fs::read(&file) {
+                Ok(bytes) => Snapshot {
+                    path: Some(file),
+                    display: shown,
+                    bytes,
+                },
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    errors.push(
+                        Diagnostic::error(
+                            codes::SOURCE_MISSING,
+                            "project.source_missing",
+                            format!(
+                                "source `{}` listed in the manifest does not exist (looked for `{shown}`)",
+                                s.path
+                            ),
+                        )
+                        .at(s.pos.location(display))
+                        .with_help(
+                            "create the module, or correct or remove this entry of `sources` (paths are relative to the manifest's directory)",
+                        ),
+                    );
+                    continue;
+                }
+                Err(e) => {
+                    errors.push(unreadable(&shown, &e));
+                    continue;
+                }
+            };
+            snap.record(sources);
+            match snap.read_module() {
+                Ok(m) => modules.push(m),
+                Err(ds) => errors.extend(ds),
+            }
+            snapshots.push(snap);
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        Ok(SourceSet {
+            workspace: Workspace::project(manifest, modules)?,
+            snapshots,
+        })
+    }
+
+    /// The set of one module read from `snap` (for example text read once
+    /// from standard input, which cannot name a project's other files).
+    pub fn from_snapshot(snap: Snapshot) -> Result<SourceSet, Vec<Diagnostic>> {
+        let module = snap.read_module()?;
+        Ok(SourceSet {
+            workspace: Workspace::single(module),
+            snapshots: vec![snap],
+        })
+    }
+
+    /// Derives `root_type_id` and re-checks every file before success
+    /// (FORMAT.md §5).
+    pub fn compile(&self, root_type_id: &str) -> Result<Schema, Vec<Diagnostic>> {
+        let schema = self.derive(root_type_id).map_err(|d| vec![d])?;
+        self.recheck()?;
+        Ok(schema)
+    }
+
+    /// Bundle verification (SPX-Z204) against this set: `document` must
+    /// be byte-identical to a fresh derivation of `root_type_id`.
+    pub fn verify(&self, root_type_id: &str, document: &[u8]) -> Result<Schema, Vec<Diagnostic>> {
+        if document.len() > crate::graph::limits::MAX_SCHEMA_BYTES {
+            return Err(vec![z204_too_large()]);
+        }
+        replayed(self.compile(root_type_id)?, document)
+    }
+
+    /// The modules read.
+    pub fn workspace(&self) -> &Workspace {
+        &self.workspace
+    }
+
+    /// The workspace, taken out of the set (after [`SourceSet::recheck`]).
+    pub fn into_workspace(self) -> Workspace {
+        self.workspace
+    }
+
+    /// Every file read, in order (the manifest first).
+    pub fn files(&self) -> impl Iterator<Item = &Path> {
+        self.snapshots.iter().filter_map(|s| s.path.as_deref())
+    }
+
+    /// Records the text of every file read in `sources`, under the names
+    /// diagnostics use, so that they render with their source lines.
+    pub fn record(&self, sources: &mut Sources) {
+        for s in &self.snapshots {
+            s.record(sources);
+        }
+    }
+
+    /// Derives the schema of `root_type_id` from the snapshots.
+    pub fn derive(&self, root_type_id: &str) -> Result<Schema, Diagnostic> {
+        Schema::derive_workspace(&self.workspace, root_type_id)
+    }
+
+    /// Fails closed unless every file still holds exactly its snapshot's
+    /// bytes (every changed file is reported).
+    pub fn recheck(&self) -> Result<(), Vec<Diagnostic>> {
+        let changed: Vec<Diagnostic> = self
+            .snapshots
+            .iter()
+            .filter_map(|s| s.recheck().err())
+            .collect();
+        if changed.is_empty() {
+            Ok(())
+        } else {
+            Err(changed)
+        }
+    }
+}
+
+fn unreadable(display: &str, e: &std::io::Error) -> Diagnostic {
+    Diagnostic::error(
+        SOURCE_UNREADABLE,
+        "source.unreadable",
+        format!("cannot read source `{display}`: {e}"),
+    )
+    .at(Location::File {
+        path: display.to_owned(),
+    })
+}
+
+/// Derives the schema of `root_type_id` from the source at `path` (a
+/// `.spx` module or a project manifest), bound to one snapshot of every
+/// file read. `display` names the source in diagnostics.
 pub fn compile_file(
     path: &Path,
     display: &str,
@@ -149,16 +318,16 @@ pub fn compile_file_with_hook(
     root_type_id: &str,
     between: impl FnOnce(),
 ) -> Result<Schema, Vec<Diagnostic>> {
-    let snap = Snapshot::take(path, display).map_err(|d| vec![d])?;
-    let module = snap.read_module()?;
-    let schema = Schema::derive(&module, root_type_id).map_err(|d| vec![d])?;
+    let set = SourceSet::read(path, display)?;
+    let schema = set.derive(root_type_id).map_err(|d| vec![d])?;
     between();
-    snap.recheck().map_err(|d| vec![d])?;
+    set.recheck()?;
     Ok(schema)
 }
 
 /// Bundle verification (SPX-Z204): `document` must be byte-identical to a
-/// fresh derivation from the source.
+/// fresh derivation from the source (a `.spx` module or a project
+/// manifest).
 pub fn verify_bundle(
     path: &Path,
     display: &str,
@@ -168,24 +337,15 @@ pub fn verify_bundle(
     if document.len() > crate::graph::limits::MAX_SCHEMA_BYTES {
         return Err(vec![z204_too_large()]);
     }
-    let snap = Snapshot::take(path, display).map_err(|d| vec![d])?;
-    verify_snapshot(&snap, root_type_id, document)
+    SourceSet::read(path, display)?.verify(root_type_id, document)
 }
 
 fn z204_too_large() -> Diagnostic {
     Diagnostic::error(Code::Z204, "schema_bytes", crate::diag::Z204_MESSAGE)
 }
 
-/// [`verify_bundle`] against a snapshot already taken.
-pub fn verify_snapshot(
-    snap: &Snapshot,
-    root_type_id: &str,
-    document: &[u8],
-) -> Result<Schema, Vec<Diagnostic>> {
-    if document.len() > crate::graph::limits::MAX_SCHEMA_BYTES {
-        return Err(vec![z204_too_large()]);
-    }
-    let schema = snap.compile(root_type_id)?;
+/// `schema`, when `document` is exactly its canonical document (SPX-Z204).
+fn replayed(schema: Schema, document: &[u8]) -> Result<Schema, Vec<Diagnostic>> {
     if schema.document().as_bytes() != document {
         return Err(vec![Diagnostic::error(
             Code::Z204,

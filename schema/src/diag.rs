@@ -2,8 +2,10 @@
 //! and a location. [`Renderer`] shows them to a person with the source
 //! line and carets under the span ([`Sources`] holds the texts).
 
+mod model;
 mod render;
 
+pub use model::rule_in_words;
 pub use render::{Renderer, Sources};
 
 use std::fmt;
@@ -46,6 +48,20 @@ pub enum Severity {
     Error,
     /// Reported, but the operation goes on.
     Warning,
+    /// Information only, for example what the `.spx` reader skipped
+    /// without knowing it (`spx check --verbose` prints notes).
+    Note,
+}
+
+impl Severity {
+    /// `error`, `warning` or `note`, as printed.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Note => "note",
+        }
+    }
 }
 
 /// A byte range in a source text: `start..end`, `end` exclusive.
@@ -157,6 +173,14 @@ impl Diagnostic {
         }
     }
 
+    /// A note with the given code, rule and message and no location.
+    pub fn note(code: Code, rule: &'static str, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Note,
+            ..Diagnostic::error(code, rule, message)
+        }
+    }
+
     /// Sets the location.
     pub fn at(mut self, location: Location) -> Self {
         self.location = location;
@@ -229,13 +253,7 @@ impl Diagnostic {
         use crate::quote::quote_into;
         let mut s = String::new();
         s.push_str("{\"severity\":");
-        quote_into(
-            &mut s,
-            match self.severity {
-                Severity::Error => "error",
-                Severity::Warning => "warning",
-            },
-        );
+        quote_into(&mut s, self.severity.as_str());
         s.push_str(",\"code\":");
         quote_into(&mut s, self.code.as_str());
         s.push_str(",\"rule\":");
@@ -306,11 +324,13 @@ impl fmt::Display for Diagnostic {
     /// (`  = note: …`) and the help (`  = help: …`). [`Renderer`] is the
     /// form with source snippets.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let sev = match self.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        };
-        write!(f, "{sev}[{}]: {}", self.code, self.message)?;
+        write!(
+            f,
+            "{}[{}]: {}",
+            self.severity.as_str(),
+            self.code,
+            self.message
+        )?;
         if self.location != Location::None {
             write!(f, "\n  --> {}", self.location)?;
         }

@@ -180,6 +180,7 @@ pub(crate) fn render_schema(graph: TypeGraph) -> Result<Schema, Diagnostic> {
         document: doc,
         revision,
         digest,
+        docs: crate::source::Docs::new(),
         stream: Default::default(),
     })
 }

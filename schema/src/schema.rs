@@ -2,18 +2,26 @@
 //! and digest.
 
 use crate::diag::Diagnostic;
-use crate::graph::TypeGraph;
+use crate::graph::{TypeGraph, TypeKind};
+use crate::source::Docs;
 
 /// A derived Agent Interaction Schema v1.
 ///
 /// Holds the type graph together with the canonical document bytes (with
-/// their LF), `root_type_revision` and the schema digest, all computed once.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+/// their LF), `root_type_revision` and the schema digest, all computed once,
+/// and, beside them, the `.spx` documentation of its types, fields and
+/// cases ([`Schema::docs`]).
+///
+/// Documentation is not identity: it is in neither the document, the
+/// revision nor the digest, and two schemas that differ only in it are
+/// equal (`==`, and they hash alike).
+#[derive(Debug, Clone)]
 pub struct Schema {
     pub(crate) graph: TypeGraph,
     pub(crate) document: String,
     pub(crate) revision: String,
     pub(crate) digest: String,
+    pub(crate) docs: Docs,
     /// What the streams need, computed on first use.
     pub(crate) stream: StreamPlan,
 }
@@ -30,16 +38,24 @@ impl Clone for StreamPlan {
     }
 }
 
-impl PartialEq for StreamPlan {
-    fn eq(&self, _: &Self) -> bool {
-        true
+impl PartialEq for Schema {
+    fn eq(&self, other: &Schema) -> bool {
+        self.graph == other.graph
+            && self.document == other.document
+            && self.revision == other.revision
+            && self.digest == other.digest
     }
 }
 
-impl Eq for StreamPlan {}
+impl Eq for Schema {}
 
-impl std::hash::Hash for StreamPlan {
-    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
+impl std::hash::Hash for Schema {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.graph.hash(state);
+        self.document.hash(state);
+        self.revision.hash(state);
+        self.digest.hash(state);
+    }
 }
 
 impl Schema {
@@ -50,12 +66,66 @@ impl Schema {
     }
 
     /// Derives the schema of `root_type_id` from a read module
-    /// (FORMAT.md §4–5).
+    /// (FORMAT.md §4–5), with the module's documentation of every type,
+    /// field and case of the graph ([`Schema::docs`]).
     pub fn derive(
         module: &crate::source::Module,
         root_type_id: &str,
     ) -> Result<Schema, Diagnostic> {
-        Schema::from_graph(crate::derive::derive_graph(module, root_type_id)?)
+        let schema = Schema::from_graph(crate::derive::derive_graph(module, root_type_id)?)?;
+        let docs = module.docs.filtered(|id| schema.declares(id));
+        Ok(schema.with_docs(docs))
+    }
+
+    /// This schema with `docs` as its documentation (replacing any). Only
+    /// presentation changes: the document, revision and digest stay.
+    pub fn with_docs(mut self, docs: Docs) -> Schema {
+        self.docs = docs;
+        self
+    }
+
+    /// The documentation of the graph's types, fields and cases, by stable
+    /// id: filled by [`Schema::derive`] from the `.spx` comments
+    /// (`docs/SOURCE.md`, "Documentation"); empty for a schema read back
+    /// from a document ([`Schema::parse_document`]) or built from a graph.
+    pub fn docs(&self) -> &Docs {
+        &self.docs
+    }
+
+    /// True when `stable_id` is the id of a type, case or field of the
+    /// graph.
+    fn declares(&self, stable_id: &str) -> bool {
+        self.graph.types.iter().any(|t| {
+            t.stable_id == stable_id
+                || match &t.kind {
+                    TypeKind::Record { fields } => fields.iter().any(|f| f.stable_id == stable_id),
+                    TypeKind::Variant { cases } => cases.iter().any(|c| {
+                        c.stable_id == stable_id
+                            || c.fields.iter().any(|f| f.stable_id == stable_id)
+                    }),
+                }
+        })
+    }
+
+    /// Derives the schema of `root_type_id` from the modules of a workspace
+    /// (one module, or a project's, where `use type` aliases resolve). A
+    /// project gives the bytes a single module declaring the same types
+    /// gives, documentation included ([`Schema::docs`]: every module's
+    /// documentation of the graph's types, fields and cases).
+    pub fn derive_workspace(
+        workspace: &crate::source::workspace::Workspace,
+        root_type_id: &str,
+    ) -> Result<Schema, Diagnostic> {
+        let schema = Schema::from_graph(crate::derive::derive_workspace(workspace, root_type_id)?)?;
+        let mut docs = Docs::new();
+        for module in &workspace.modules {
+            for (id, text) in module.docs.iter() {
+                if schema.declares(id) {
+                    docs.insert(id, text);
+                }
+            }
+        }
+        Ok(schema.with_docs(docs))
     }
 
     /// Reads a canonical schema document back (for example a pinned one, or
@@ -88,6 +158,7 @@ impl Schema {
             document: document.to_owned(),
             revision: revision.to_owned(),
             digest: digest.to_owned(),
+            docs: Docs::new(),
             stream: StreamPlan::default(),
         }
     }

@@ -25,8 +25,9 @@ static BYTES: AtomicU64 = AtomicU64::new(0);
 
 // SAFETY: every method forwards its arguments unchanged to `System`, which
 // upholds the `GlobalAlloc` contract; the counters are plain atomics and
-// never allocate. (The only `unsafe` in the workspace, confined to this
-// measurement binary: implementing `GlobalAlloc` cannot be done without it.)
+// never allocate. (Besides the codec's SIMD kernels, schema/src/codec/simd.rs,
+// the only `unsafe` in the workspace, confined to this measurement binary:
+// implementing `GlobalAlloc` cannot be done without it.)
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         ALLOCATIONS.fetch_add(1, Relaxed);

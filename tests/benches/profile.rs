@@ -9,7 +9,8 @@
 //! corpus the given number of times. `string reader <doc> <n>` instead reads
 //! every string of the document with the generated decoder's string reader
 //! (`Cursor::string`), and `bytes reader <doc> <n>` every byte array with
-//! `Cursor::bytes`. The difference between two runs with different counts,
+//! `Cursor::bytes`; `string portable` and `bytes portable` do the same with
+//! the codec's portable kernel (`Cursor::portable`, no SIMD). The difference between two runs with different counts,
 //! divided by the difference of the counts, is the exact instruction count
 //! of one call, free of setup. Without arguments (as under `cargo bench` or
 //! `cargo test --benches`) it does nothing.
@@ -64,7 +65,11 @@ fn strings<'a>(doc: &Doc, which: &str) -> common::Run<'a> {
             _ => {}
         }
     }
-    assert_eq!(which, "reader", "`string reader`, not `string {which}`");
+    let portable = match which {
+        "reader" => false,
+        "portable" => true,
+        _ => panic!("`string reader` or `string portable`, not `string {which}`"),
+    };
     let mut quoted = Vec::new();
     collect(&doc.value, &mut quoted);
     for q in &quoted {
@@ -74,7 +79,14 @@ fn strings<'a>(doc: &Doc, which: &str) -> common::Run<'a> {
     Box::new(move |_| {
         quoted
             .iter()
-            .map(|q| Cursor::new(q).string().map_or(0, |s| s.len() + 1))
+            .map(|q| {
+                let s = if portable {
+                    Cursor::portable(q).string()
+                } else {
+                    Cursor::new(q).string()
+                };
+                s.map_or(0, |s| s.len() + 1)
+            })
             .sum()
     })
 }
@@ -94,7 +106,11 @@ fn byte_arrays<'a>(doc: &Doc, which: &str) -> common::Run<'a> {
             _ => {}
         }
     }
-    assert_eq!(which, "reader", "`bytes reader`, not `bytes {which}`");
+    let portable = match which {
+        "reader" => false,
+        "portable" => true,
+        _ => panic!("`bytes reader` or `bytes portable`, not `bytes {which}`"),
+    };
     let mut arrays = Vec::new();
     collect(&doc.value, &mut arrays);
     for a in &arrays {
@@ -104,7 +120,14 @@ fn byte_arrays<'a>(doc: &Doc, which: &str) -> common::Run<'a> {
     Box::new(move |_| {
         arrays
             .iter()
-            .map(|a| Cursor::new(a).bytes().map_or(0, |v| v.len() + 1))
+            .map(|a| {
+                let v = if portable {
+                    Cursor::portable(a).bytes()
+                } else {
+                    Cursor::new(a).bytes()
+                };
+                v.map_or(0, |v| v.len() + 1)
+            })
             .sum()
     })
 }

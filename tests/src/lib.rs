@@ -218,6 +218,97 @@ pub mod values {
     }
 }
 
+/// Compares `actual` with the golden file `tests/<path>`, or writes it
+/// when `SPX_BLESS` is set (then review the diff).
+pub fn golden(path: &str, actual: &str) {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(path);
+    if std::env::var_os("SPX_BLESS").is_some() {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).unwrap();
+        }
+        std::fs::write(&path, actual).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_else(|_| {
+        panic!(
+            "missing golden file {}; run with SPX_BLESS=1 and review it",
+            path.display()
+        )
+    });
+    assert!(
+        actual == expected,
+        "golden {} differs; rerun with SPX_BLESS=1 and review the diff\n--- expected\n{expected}\n--- actual\n{actual}",
+        path.display()
+    );
+}
+
+/// Provider-style answers: a value written the way a model constrained by
+/// a dialect's projection writes it (the dialect's safe keys, its wrapper
+/// of a variant root), independently of the engine's encoder.
+pub mod provider {
+    use spx_schema::graph::{FieldType, TypeKind};
+    use spx_schema::project::{Dialect, KeyMap};
+    use spx_schema::quote::quote_into;
+    use spx_schema::{Schema, Value};
+
+    /// The answer to `dialect`'s projection of `schema` that holds `value`
+    /// (compact JSON).
+    pub fn answer(schema: &Schema, dialect: Dialect, value: &Value) -> String {
+        let keys = KeyMap::new(schema, dialect);
+        let mut out = String::new();
+        let wrap = dialect.wraps_root(schema);
+        if wrap {
+            out.push_str("{\"value\":");
+        }
+        write(schema, &keys, schema.graph().root_index(), value, &mut out);
+        if wrap {
+            out.push('}');
+        }
+        out
+    }
+
+    fn write(schema: &Schema, keys: &KeyMap, ty: usize, value: &Value, out: &mut String) {
+        let kind = &schema.graph().types[ty].kind;
+        let (case, decl, fields) = match (kind, value) {
+            (TypeKind::Record { fields: decl }, Value::Record(fields)) => (None, decl, fields),
+            (TypeKind::Variant { cases }, Value::Variant { case, fields }) => {
+                let j = cases.iter().position(|c| &c.stable_id == case).unwrap();
+                out.push_str("{\"case\":");
+                quote_into(out, case);
+                out.push(',');
+                (Some(j), &cases[j].fields, fields)
+            }
+            other => panic!("value does not fit its type: {other:?}"),
+        };
+        if case.is_none() {
+            out.push('{');
+        }
+        out.push_str("\"fields\":{");
+        for (j, (f, (_, v))) in decl.iter().zip(fields).enumerate() {
+            if j > 0 {
+                out.push(',');
+            }
+            quote_into(out, keys.field_key(ty, case, j));
+            out.push(':');
+            match (f.ty, v) {
+                (FieldType::Nested(i), v) => write(schema, keys, i, v, out),
+                (_, Value::Bool(b)) => out.push_str(if *b { "true" } else { "false" }),
+                (_, Value::I64(n)) => quote_into(out, &n.to_string()),
+                (_, Value::U64(n)) => quote_into(out, &n.to_string()),
+                (_, Value::String(s)) => quote_into(out, s),
+                (_, Value::Bytes(b)) => {
+                    let items: Vec<String> = b.iter().map(u8::to_string).collect();
+                    out.push('[');
+                    out.push_str(&items.join(","));
+                    out.push(']');
+                }
+                (_, other) => panic!("leaf expected, got {other:?}"),
+            }
+        }
+        out.push_str("}}");
+    }
+}
+
 /// Real packages built with `cargo build --offline`: copies of the fixture
 /// host (`tests/fixtures/host`) for the end-to-end tests of this crate and
 /// the hint tests of the CLI (`cli/tests/hints.rs`, which runs the `spx`
@@ -719,5 +810,37 @@ pub mod stream {
             assert!(matches!(d.location, Location::Pointer(_)));
         }
         first
+    }
+}
+
+/// The recorder of test documents: the engine's decode tests record every
+/// document they check, so that the consumer tests can send the same
+/// corpus through the generated TypeScript and Python decoders.
+pub mod corpus {
+    use spx_schema::Schema;
+    use std::cell::RefCell;
+
+    /// One recorded document and the schema it was checked against.
+    pub type Document = (Schema, Vec<u8>);
+
+    thread_local! {
+        static RECORDING: RefCell<Option<Vec<Document>>> = const { RefCell::new(None) };
+    }
+
+    /// Records `bytes` (checked against `schema`) when this thread is
+    /// collecting; does nothing otherwise.
+    pub fn record(schema: &Schema, bytes: &[u8]) {
+        RECORDING.with(|r| {
+            if let Some(docs) = r.borrow_mut().as_mut() {
+                docs.push((schema.clone(), bytes.to_vec()));
+            }
+        });
+    }
+
+    /// Runs `f` while recording, and returns every document it recorded.
+    pub fn collect(f: impl FnOnce()) -> Vec<Document> {
+        RECORDING.with(|r| *r.borrow_mut() = Some(Vec::new()));
+        f();
+        RECORDING.with(|r| r.borrow_mut().take().unwrap_or_default())
     }
 }

@@ -30,6 +30,30 @@ fn golden(name: &str, args: &str) {
     );
 }
 
+/// `.spx` documentation becomes rustdoc next to the stable id (escaped so
+/// that it makes no link, HTML tag or doctest).
+#[test]
+fn a_documented_module() {
+    let module = spx_schema::source::read_module(
+        "documented.spx",
+        &std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/macro/documented.spx"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let digest = spx_schema::Schema::derive(&module, "doc.step")
+        .unwrap()
+        .digest()
+        .to_owned();
+    golden(
+        "documented",
+        &format!(
+            "source: \"fixtures/macro/documented.spx\", root: \"doc.step\", digest: \"{digest}\""
+        ),
+    );
+}
+
 #[test]
 fn a_one_record_module() {
     let args = format!(

@@ -27,7 +27,7 @@ fn artifacts(schema: &Schema) -> String {
     out.push_str(schema.digest());
     out.push('\n');
     out.push_str(&project::draft2020(schema));
-    for dialect in Dialect::ALL {
+    for dialect in Dialect::JSON_SCHEMA {
         match project::project(schema, dialect) {
             Ok(p) => {
                 out.push_str(&p.document);

@@ -294,3 +294,71 @@ fn macro_finds_the_pin_under_another_spelling_of_its_source() {
     // In CI (nothing may be written) the pins are found the same way.
     host.build_ok(&[("CI", "true")]);
 }
+
+/// A project as the metadata's source: `agents/semaprax.toml` lists
+/// `shape.spx` (the root, importing its types) and `geo.spx` (the types
+/// of `fx.spx`). The pins and the binary's document are those of the
+/// one-module `fx.spx`; an edit of `geo.spx`, which the metadata does not
+/// name, makes cargo rerun the build script (`rerun-if-changed` for every
+/// module), which fails with the drift.
+#[test]
+fn a_project_source_rebuilds_when_a_module_changes() {
+    let host = Host::new("project");
+    let fx = std::fs::read_to_string(host.dir.join(SPX)).unwrap();
+    let (types, shape) = fx.split_at(fx.find("@id(\"fx.shape\")").unwrap());
+    let geo = types.replace("module fixture.host;", "module fixture.geo;");
+    let shape = format!(
+        "module fixture.shape;\nuse type @id(\"fx.point\") from fixture.geo as Point;\nuse type @id(\"fx.kind\") from fixture.geo as Kind;\n\n{shape}"
+    );
+    std::fs::write(host.dir.join("agents/geo.spx"), &geo).unwrap();
+    std::fs::write(host.dir.join("agents/shape.spx"), shape).unwrap();
+    std::fs::write(
+        host.dir.join("agents/semaprax.toml"),
+        "schema = \"semaprax.project.v1\"\nname = \"fx\"\nentry = \"fixture.shape\"\nsources = [\"shape.spx\", \"geo.spx\"]\n",
+    )
+    .unwrap();
+    let cargo = std::fs::read_to_string(host.dir.join("Cargo.toml")).unwrap();
+    std::fs::write(
+        host.dir.join("Cargo.toml"),
+        cargo.replace(
+            "path = \"agents/fx.spx\"",
+            "path = \"agents/semaprax.toml\"",
+        ),
+    )
+    .unwrap();
+    std::fs::remove_file(host.dir.join(SPX)).unwrap();
+
+    let single = spx_schema::Schema::derive(
+        &spx_schema::source::read_module("fx.spx", &fx).unwrap(),
+        "fx.shape",
+    )
+    .unwrap();
+    host.build_ok(&[]);
+    let lock = Lock::read(&host.dir)
+        .unwrap()
+        .expect("spx.lock was created");
+    assert_eq!(
+        lock.pins,
+        vec![lock::Pin::of("agents/semaprax.toml", &single)]
+    );
+    assert_eq!(host.run_binary(), single.document());
+    // A second build settles what the first one wrote (spx.lock is one of
+    // the build script's inputs).
+    host.build_ok(&[]);
+
+    // The second module changes structurally: the build script reruns.
+    std::fs::write(
+        host.dir.join("agents/geo.spx"),
+        geo.replace("    x: i64,", "    x: usize,"),
+    )
+    .unwrap();
+    let stderr = host.build_err(&[]);
+    assert!(
+        stderr.contains("error: spx-fixture-project@0.0.0: error[SPX-L003]: the schema of root \"fx.shape\" derived from \"agents/semaprax.toml\" no longer matches its pin in spx.lock\n"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!("cargo::error=             {}\n", DRIFT_LINES[0])),
+        "{stderr}"
+    );
+}

@@ -281,3 +281,56 @@ fn hosts_can_be_generic_over_roots() {
         ])
     );
 }
+
+/// A project's `semaprax.toml` as the macro's source: the root's types come
+/// from four modules, and the items are those of the one-module twin.
+mod shop {
+    spx_runtime::spx_interaction! {
+        source: "fixtures/projects/shop/semaprax.toml",
+        root: "shop.order",
+        digest: "sha256:a806a014794eed9a307a260a8fec3629b38c93e71147a929633ba23a60dbb054",
+        root: "shop.customer",
+        digest: "sha256:b4fd036b7c5652a22a559336696627707183b7e7431d1029b8df8c362e53a1c8",
+    }
+}
+
+#[test]
+fn a_project_source_generates_the_items_of_its_one_module_twin() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for (root, json) in [
+        ("shop.order", shop::Order::SCHEMA_JSON),
+        ("shop.customer", shop::Customer::SCHEMA_JSON),
+    ] {
+        let single = engine::binding::compile_file(
+            &dir.join("fixtures/projects/shop-single.spx"),
+            "shop-single.spx",
+            root,
+        )
+        .unwrap();
+        assert_eq!(json, single.document(), "{root}");
+    }
+    // The generated types are named after the declarations (`Customer`,
+    // imported as `Buyer`), and encode as the engine does.
+    let order = shop::Order {
+        id: "o-1".to_owned(),
+        buyer: shop::Customer {
+            name: "Ada".to_owned(),
+            credit: shop::Money {
+                cents: 5,
+                currency: "EUR".to_owned(),
+            },
+        },
+        first: shop::Line {
+            sku: "sku".to_owned(),
+            price: shop::Money {
+                cents: 2,
+                currency: "EUR".to_owned(),
+            },
+            quantity: 3,
+        },
+        status: shop::Status::Open,
+    };
+    let text = order.encode().unwrap();
+    let back = shop::Order::decode(text.as_bytes()).unwrap();
+    assert_eq!(back, order);
+}

@@ -10,42 +10,28 @@ use fixtures::*;
 use proptest::prelude::*;
 use serde_json::Value as J;
 use spx_schema::graph::{FieldType, Repr};
-use spx_schema::project::{self, draft2020, project, ref_to, schema_name, Dialect, LossAction};
+use spx_schema::project::{
+    self, draft2020, integer_pattern, project, ref_to, schema_name, Dialect, IntegerPattern,
+    LossAction,
+};
 use spx_schema::Schema;
-use std::path::PathBuf;
 
 fn golden(name: &str, actual: &str) {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("golden/project")
-        .join(name);
-    if std::env::var_os("SPX_BLESS").is_some() {
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, actual).unwrap();
-        return;
-    }
-    let expected = std::fs::read_to_string(&path).unwrap_or_else(|_| {
-        panic!(
-            "missing golden file {}; run with SPX_BLESS=1 and review it",
-            path.display()
-        )
-    });
-    assert!(
-        actual == expected,
-        "golden {name} differs; rerun with SPX_BLESS=1 and review the diff\n--- expected\n{expected}\n--- actual\n{actual}"
-    );
+    spx_tests::golden(&format!("golden/project/{name}"), actual);
 }
 
 #[test]
 fn goldens_of_every_dialect() {
     let mut names = String::new();
     for (fixture, schema) in all() {
-        for dialect in Dialect::ALL {
+        for dialect in Dialect::JSON_SCHEMA {
             let p = project(&schema, dialect).unwrap();
             golden(&format!("{fixture}.{dialect}.json"), &p.document);
             golden(
                 &format!("{fixture}.{dialect}.losses.json"),
                 &p.losses_json(),
             );
+            golden(&format!("{fixture}.{dialect}.keys.json"), &p.renames_json());
             names.push_str(&format!(
                 "{fixture} {dialect} {}\n",
                 p.schema_name.as_deref().unwrap_or("-")
@@ -127,7 +113,7 @@ fn refs_are_escaped_but_keys_and_id_stay_raw() {
 
 #[test]
 fn dialect_names_round_trip() {
-    for d in Dialect::ALL {
+    for d in Dialect::JSON_SCHEMA {
         assert_eq!(d.to_string().parse::<Dialect>().unwrap(), d);
     }
     assert_eq!("openai".parse::<Dialect>().unwrap(), Dialect::OpenAi);
@@ -276,7 +262,16 @@ fn each_dialect_keeps_its_own_rules() {
         }
         assert!(name_re(p.schema_name.as_deref().unwrap()), "{name}");
         if has_ints {
-            assert_eq!(keys(&doc, "pattern")[0], "^-?[0-9]+$", "{name}");
+            // Issue 14: the integer pattern is as strict as the decoder's
+            // canonical form, with a digit-count bound.
+            let digits: Vec<String> = [Repr::I32, Repr::I64, Repr::U8, Repr::U64]
+                .map(|r| integer_pattern(r, IntegerPattern::Digits))
+                .to_vec();
+            let found = keys(&doc, "pattern");
+            assert!(!found.is_empty(), "{name}");
+            for p in found {
+                assert!(digits.iter().any(|d| p == d), "{name}: {p}");
+            }
         }
         // Gemini
         let p = project(&schema, Dialect::Gemini).unwrap();
@@ -334,7 +329,7 @@ fn variant_roots_are_wrapped_for_openai_and_anthropic_only() {
     for d in [Dialect::Draft2020, Dialect::Gemini] {
         assert!(!d.wraps_root(&schema));
     }
-    for d in Dialect::ALL {
+    for d in Dialect::JSON_SCHEMA {
         assert!(!d.wraps_root(&scalars()));
     }
     let p = project(&scalars(), Dialect::OpenAi).unwrap();
@@ -513,12 +508,6 @@ fn validator(doc: &str) -> jsonschema::Validator {
     }
 }
 
-/// The `<VALUE>` part of a canonical document.
-fn value_json(canonical: &str) -> J {
-    let doc: J = serde_json::from_str(canonical).unwrap();
-    doc["value"].clone()
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
@@ -533,14 +522,12 @@ proptest! {
         let canonical = spx_schema::encode::encode(&schema, &v).unwrap();
         let decoded = spx_schema::decode::decode(&schema, canonical.as_bytes()).unwrap();
         prop_assert_eq!(&decoded.value, &v);
-        let value = value_json(&canonical);
-        for dialect in Dialect::ALL {
+        for dialect in Dialect::JSON_SCHEMA {
             let p = project(&schema, dialect).unwrap();
-            let instance = if dialect.wraps_root(&schema) {
-                serde_json::json!({ "value": value.clone() })
-            } else {
-                value.clone()
-            };
+            // Issue 14: the answer a model writes uses the dialect's safe
+            // keys (and its wrapper of a variant root).
+            let instance: J =
+                serde_json::from_str(&spx_tests::provider::answer(&schema, dialect, &v)).unwrap();
             let val = validator(&p.document);
             let errors: Vec<String> = val.iter_errors(&instance).map(|e| e.to_string()).collect();
             prop_assert!(errors.is_empty(), "{}: {:?}", dialect, errors);
@@ -563,7 +550,7 @@ fn projections_are_not_vacuous() {
         r#"{"case":"planner.step.say","fields":{"planner.step.say.text":"hi"}}"#,
     )
     .unwrap();
-    for dialect in Dialect::ALL {
+    for dialect in Dialect::JSON_SCHEMA {
         let p = project(&schema, dialect).unwrap();
         let val = validator(&p.document);
         let wrap = |x: &J| {
@@ -580,7 +567,7 @@ fn projections_are_not_vacuous() {
     }
     // Integers are strings everywhere, never JSON numbers.
     let schema = scalars();
-    for dialect in Dialect::ALL {
+    for dialect in Dialect::JSON_SCHEMA {
         let p = project(&schema, dialect).unwrap();
         let doc = parse(&p.document);
         let mut all = Vec::new();
@@ -608,20 +595,27 @@ fn dialects_byte_by_byte() {
     )]);
     let u8_desc =
         "u8 integer written as a decimal string (digits only, no leading zeros), from 0 to 255";
-    let strict = format!(
-        r#"{{"type":"object","additionalProperties":false,"required":["fields"],"properties":{{"fields":{{"type":"object","additionalProperties":false,"required":["p.n","p.s"],"properties":{{"p.n":{{"type":"string","pattern":"^-?[0-9]+$","description":"{u8_desc}"}},"p.s":{{"type":"string"}}}}}}}}}}
+    // Issue 14: OpenAI's pattern admits exactly 0..=255, Anthropic's at
+    // most three digits (both in canonical form).
+    let strict = |pattern: &str| {
+        format!(
+            r#"{{"type":"object","additionalProperties":false,"required":["fields"],"properties":{{"fields":{{"type":"object","additionalProperties":false,"required":["p.n","p.s"],"properties":{{"p.n":{{"type":"string","pattern":"{pattern}","description":"{u8_desc}"}},"p.s":{{"type":"string"}}}}}}}}}}
 "#
-    );
+        )
+    };
     let gemini = format!(
         r#"{{"type":"object","additionalProperties":false,"required":["fields"],"properties":{{"fields":{{"type":"object","additionalProperties":false,"required":["p.n","p.s"],"properties":{{"p.n":{{"type":"string","description":"{u8_desc}"}},"p.s":{{"type":"string"}}}},"propertyOrdering":["p.n","p.s"]}}}},"propertyOrdering":["fields"]}}
 "#
     );
     let openai = project(&schema, Dialect::OpenAi).unwrap();
-    assert_eq!(openai.document, strict);
+    assert_eq!(
+        openai.document,
+        strict("^(0|[1-9][0-9]?|1[0-9]{2}|2[0-4][0-9]|25[0-5])$")
+    );
     assert_eq!(openai.schema_name.as_deref(), Some("p"));
     assert_eq!(
         project(&schema, Dialect::Anthropic).unwrap().document,
-        strict
+        strict("^(0|[1-9][0-9]{0,2})$")
     );
     assert_eq!(project(&schema, Dialect::Gemini).unwrap().document, gemini);
     let lost: Vec<(&str, &str, &str)> = openai

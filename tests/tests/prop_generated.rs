@@ -3,8 +3,10 @@
 //! everything — the same value, or the same code, rule, pointer (and
 //! message and detail) — over valid documents of random values and over
 //! mutations of them (the same mutations as `prop_roundtrip.rs`), and over
-//! documents of the other root.
+//! documents of the other root. The schema's Lark grammar gives the same
+//! verdict on each of them (docs/GRAMMARS.md).
 
+mod grammar_support;
 mod prop_support;
 
 use prop_support::*;
@@ -28,6 +30,7 @@ use fixture::{Event, Root};
 fn agree<T: Interaction + std::fmt::Debug>(doc: &[u8]) -> Result<bool, TestCaseError> {
     let generated = T::decode(doc);
     let dynamic = decode(T::schema(), doc);
+    grammar_support::check(T::schema(), doc);
     let show = || String::from_utf8_lossy(&doc[..doc.len().min(300)]).into_owned();
     // The typed stream (`Root::stream()`) in 3-byte chunks: the same
     // verdict and value (its diagnostic names the first impossible byte:

@@ -10,7 +10,12 @@
 //!   never admitted unless it is itself byte-identical to the canonical
 //!   document of what it decodes to; the mutations that keep the JSON
 //!   value are refused as SPX-Z205 `canonical.mismatch`.
+//!
+//! Every document is also given to the schema's Lark grammar
+//! (docs/GRAMMARS.md): refused when the decoder refuses it, accepted when
+//! it admits it within the bounds the grammar reports.
 
+mod grammar_support;
 mod prop_support;
 
 use prop_support::*;
@@ -37,6 +42,7 @@ proptest! {
         })?;
         prop_assert_eq!(&d.value, &value);
         prop_assert_eq!(&d.canonical, &doc);
+        grammar_support::assert_accepted(&schema, doc.as_bytes(), &value);
         prop_assert_eq!(decode_spec_path(&schema, doc.as_bytes()), Ok(d.clone()));
         prop_assert_eq!(decode_fast_path(&schema, doc.as_bytes()), Some(d.clone()));
         // The streaming decoder, in every chunking: the same value, and
@@ -73,6 +79,7 @@ proptest! {
                 let same = doc.bytes().zip(&m).take_while(|(a, b)| a == *b).count();
                 spx_tests::stream::check_decode(&schema, &m, &decode(&schema, &m), Some(same));
             }
+            grammar_support::check(&schema, &m);
             match decode(&schema, &m) {
                 Ok(d) => {
                     prop_assert_eq!(d.canonical.as_bytes(), &m[..]);
@@ -107,6 +114,7 @@ proptest! {
                 let same = doc.bytes().zip(m.bytes()).take_while(|(a, b)| a == b).count();
                 spx_tests::stream::check_decode(&schema, m.as_bytes(), &Err(e.clone()), Some(same));
             }
+            grammar_support::assert_refused(&schema, m.as_bytes());
             let expected = if m.len() > 65536 {
                 (Code::Z206, "document_bytes")
             } else {

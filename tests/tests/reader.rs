@@ -417,8 +417,9 @@ fn lexical_errors() {
             "module m;\n@id(\"ab\\q\")",
             ("SPX-P005", "syntax.string_escape", 2, 8),
         ),
+        // (`\u{41}` is an escape in today's language; a surrogate is not.)
         (
-            "module m;\n@id(\"\\u{41}\")",
+            "module m;\n@id(\"\\u{D800}\")",
             ("SPX-P005", "syntax.string_escape", 2, 6),
         ),
         (
@@ -441,13 +442,15 @@ fn lexical_errors() {
             "module m;\nfn f() { 99999999999999999999 }",
             ("SPX-P007", "syntax.integer_range", 2, 10),
         ),
+        // (A character the lexer does not know is skipped inside a skipped
+        // body, and refused where the reader is strict.)
         (
-            "module m;\nfn f() { a & b }",
+            "module m;\nrecord R { & }",
             ("SPX-P001", "syntax.unexpected_character", 2, 12),
         ),
         (
-            "module m; // é\n  /* no block comments */",
-            ("SPX-P002", "syntax.unexpected_token", 2, 3),
+            "module m; // é\n  record R { /* no block comments */ }",
+            ("SPX-P002", "syntax.unexpected_token", 2, 14),
         ),
         (
             "module m;\nrecord é {}",
@@ -463,21 +466,22 @@ fn lexical_errors() {
 #[test]
 fn columns_count_characters_not_bytes() {
     // `é` is two UTF-8 bytes but one column.
-    let (_, rule, l, c, _) = read_err("module m; // ééé\nfn f() { \"é\" # }");
-    assert_eq!((rule, l, c), ("syntax.unexpected_character", 2, 14));
+    let (_, rule, l, c, _) = read_err("module m; // ééé\n@id(\"é\") record R { # }");
+    assert_eq!((rule, l, c), ("syntax.unexpected_character", 2, 21));
 }
 
 #[test]
 fn syntax_errors() {
     let cases: Vec<(&str, Expected)> = vec![
-        // comma after every field and case: located where the comma goes,
+        // a comma after every case, and between fields (the last field's
+        // is optional in today's language): located where the comma goes,
         // just after the field or case (issue 13), not at the next token
         (
-            "module m;\nrecord R { @id(\"r.x\") x: i64 }",
+            "module m;\nrecord R { @id(\"r.x\") x: i64 y: i64 }",
             ("SPX-P002", "syntax.unexpected_token", 2, 29),
         ),
         (
-            "module m;\nvariant V { A { a: i64 }, }",
+            "module m;\nvariant V { A { a: i64 b: i64 }, }",
             ("SPX-P002", "syntax.unexpected_token", 2, 23),
         ),
         (
@@ -514,14 +518,8 @@ fn syntax_errors() {
             "module m;\nrecord {}",
             ("SPX-P002", "syntax.unexpected_token", 2, 8),
         ),
-        (
-            "module m;\nlet x = 1;",
-            ("SPX-P002", "syntax.unexpected_token", 2, 1),
-        ),
-        (
-            "module m;\n@id(\"x\") 42",
-            ("SPX-P002", "syntax.unexpected_token", 2, 10),
-        ),
+        // (`let x = 1;` and `@id("x") 42` at item position are unknown
+        // items, skipped with a note: see `unknown_items_are_skipped_with_a_note`.)
         (
             "module m;\nrecord R { x: &i64, }",
             ("SPX-P001", "syntax.unexpected_character", 2, 15),

@@ -1,9 +1,11 @@
-//! `spx check`: the module's types, fields and cases with their stable ids
-//! (warnings to stderr), then the roots that the enclosing package's
-//! `[package.metadata.spx]` lists for this source, each derived: one that
-//! does not derive fails the check.
+//! `spx check`: the types, fields and cases of the module (or of every
+//! module of a project's `semaprax.toml`) with their stable ids (warnings,
+//! and with `--verbose` the notes on what the reader skipped, to stderr),
+//! then the roots that the enclosing package's `[package.metadata.spx]`
+//! lists for this source, each derived: one that does not derive fails the
+//! check.
 
-use crate::input::{is_stdin, snapshot};
+use crate::input::{is_stdin, source_set};
 use crate::output::{q, CmdResult, Ctx, Failure, Output};
 use spx_schema::diag::Severity;
 use spx_schema::lock::{self, RootsFrom};
@@ -11,16 +13,19 @@ use spx_schema::source::{DeclKind, FieldDecl, Module};
 use spx_schema::Diagnostic;
 use std::path::{Path, PathBuf};
 
-pub fn run(ctx: &mut Ctx, source: &Path) -> CmdResult {
-    let snap = snapshot(ctx, source)?;
-    let module = snap.read_module()?;
-    snap.recheck()?;
-    let mut warnings = module.warnings.clone();
+pub fn run(ctx: &mut Ctx, source: &Path, verbose: bool) -> CmdResult {
+    let set = source_set(ctx, source)?;
+    set.recheck()?;
+    let w = set.workspace();
+    let mut warnings: Vec<Diagnostic> = w.warnings().cloned().collect();
+    if verbose {
+        warnings.extend(w.all_notes().cloned());
+    }
     let roots = metadata_roots(ctx, source, &mut warnings)?;
     let stdout = if ctx.json() {
-        json_listing(&module, &roots)
+        json_listing(&w.modules, &roots)
     } else {
-        listing(&module, &roots)
+        listing(&w.modules, &roots)
     };
     Ok(Output {
         stdout: stdout.into_bytes(),
@@ -110,10 +115,26 @@ fn id_text(id: &str, persistent: bool) -> String {
     }
 }
 
-/// The human listing: one line per type, field and case, then one per
-/// metadata root.
-fn listing(m: &Module, roots: &[Root]) -> String {
-    let mut out = format!("module {}\n", m.name);
+/// The human listing: per module (a project's in manifest order) one line
+/// per type, field and case, then one per metadata root.
+fn listing(modules: &[Module], roots: &[Root]) -> String {
+    let mut out = String::new();
+    for m in modules {
+        module_listing(&mut out, m);
+    }
+    for r in roots {
+        out.push_str(&format!(
+            "root {} derives ({}, listed in [package.metadata.spx])\n",
+            q(&r.root),
+            r.digest
+        ));
+    }
+    out
+}
+
+/// One module's lines of the listing.
+fn module_listing(out: &mut String, m: &Module) {
+    out.push_str(&format!("module {}\n", m.name));
     for d in m.decls.iter().filter(|d| !d.prelude) {
         let params = if d.params.is_empty() {
             String::new()
@@ -135,7 +156,7 @@ fn listing(m: &Module, roots: &[Root]) -> String {
             ));
         };
         for f in &d.fields {
-            field_line(&mut out, "  ", f);
+            field_line(out, "  ", f);
         }
         if d.kind == DeclKind::Variant {
             for c in &d.cases {
@@ -145,19 +166,11 @@ fn listing(m: &Module, roots: &[Root]) -> String {
                     id_text(&c.stable_id, c.persistent)
                 ));
                 for f in &c.fields {
-                    field_line(&mut out, "    ", f);
+                    field_line(out, "    ", f);
                 }
             }
         }
     }
-    for r in roots {
-        out.push_str(&format!(
-            "root {} derives ({}, listed in [package.metadata.spx])\n",
-            q(&r.root),
-            r.digest
-        ));
-    }
-    out
 }
 
 fn json_fields(fields: &[FieldDecl]) -> String {
@@ -176,9 +189,36 @@ fn json_fields(fields: &[FieldDecl]) -> String {
     format!("[{}]", items.join(","))
 }
 
-/// The JSON listing: `{"module":…,"types":[…],"roots":[…]}` and a line
-/// feed.
-fn json_listing(m: &Module, roots: &[Root]) -> String {
+/// The JSON listing and a line feed: `{"module":…,"types":[…],"roots":[…]}`
+/// for one module; for a project of several,
+/// `{"modules":[{"module":…,"types":[…]},…],"roots":[…]}`.
+fn json_listing(modules: &[Module], roots: &[Root]) -> String {
+    let roots: Vec<String> = roots
+        .iter()
+        .map(|r| {
+            format!(
+                "{{\"source\":{},\"root\":{},\"schema_digest\":{}}}",
+                q(&r.source),
+                q(&r.root),
+                q(&r.digest)
+            )
+        })
+        .collect();
+    let roots = roots.join(",");
+    match modules {
+        [m] => format!("{{{},\"roots\":[{roots}]}}\n", json_module(m)),
+        _ => {
+            let all: Vec<String> = modules
+                .iter()
+                .map(|m| format!("{{{}}}", json_module(m)))
+                .collect();
+            format!("{{\"modules\":[{}],\"roots\":[{roots}]}}\n", all.join(","))
+        }
+    }
+}
+
+/// `"module":…,"types":[…]` of one module.
+fn json_module(m: &Module) -> String {
     let types: Vec<String> = m
         .decls
         .iter()
@@ -210,21 +250,5 @@ fn json_listing(m: &Module, roots: &[Root]) -> String {
             )
         })
         .collect();
-    let roots: Vec<String> = roots
-        .iter()
-        .map(|r| {
-            format!(
-                "{{\"source\":{},\"root\":{},\"schema_digest\":{}}}",
-                q(&r.source),
-                q(&r.root),
-                q(&r.digest)
-            )
-        })
-        .collect();
-    format!(
-        "{{\"module\":{},\"types\":[{}],\"roots\":[{}]}}\n",
-        q(&m.name),
-        types.join(","),
-        roots.join(",")
-    )
+    format!("\"module\":{},\"types\":[{}]", q(&m.name), types.join(","))
 }

@@ -6,6 +6,7 @@ mod completions;
 mod decode;
 mod digest;
 mod example;
+mod gen;
 mod pin;
 mod provider_schema;
 mod schema;
@@ -30,7 +31,7 @@ pub fn run(ctx: &mut Ctx, cmd: &Command) -> CmdResult {
             root_type_id,
             schema_file,
         } => verify::run(ctx, source, root_type_id, schema_file),
-        Command::Check { source } => check::run(ctx, source),
+        Command::Check { verbose, source } => check::run(ctx, source, *verbose),
         Command::Decode {
             chunk,
             events,
@@ -51,9 +52,10 @@ pub fn run(ctx: &mut Ctx, cmd: &Command) -> CmdResult {
         Command::ProviderSchema {
             dialect,
             losses,
+            descriptions,
             source,
             root_type_id,
-        } => provider_schema::run(ctx, *dialect, *losses, source, root_type_id),
+        } => provider_schema::run(ctx, *dialect, *losses, *descriptions, source, root_type_id),
         Command::Admit {
             dialect,
             chunk,
@@ -71,6 +73,12 @@ pub fn run(ctx: &mut Ctx, cmd: &Command) -> CmdResult {
             root_type_id,
             file.as_deref(),
         ),
+        Command::Gen {
+            target,
+            source,
+            roots,
+            out,
+        } => gen::run(ctx, *target, source, roots, out),
         Command::Pin {
             check,
             package,

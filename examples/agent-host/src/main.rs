@@ -12,21 +12,34 @@
 //!   in `responses/`), the way a model constrained by the OpenAI projection
 //!   would: pretty-printed, keys in any order, integers as strings.
 //!
-//! The host admits the good proposal and prints it, refuses a tampered
-//! response, an out-of-range integer, tampered evidence and evidence bound
+//! The host first asks for a proposal through the re-ask loop
+//! (`spx_runtime::reask::ask`): the scripted model's first answer is wrong
+//! the way real answers are (a number where a decimal string belongs, a
+//! field it invented), the loop sends it the refusal in words, and its
+//! second answer is admitted straight into the typed `Proposal`
+//! (`Proposal::admit`). The host then refuses an out-of-range integer, a
+//! response tampered with in transit, tampered evidence and evidence bound
 //! to a foreign schema digest (printing each diagnostic), and finally
-//! replays the admitted evidence: the canonical document re-decodes to the
-//! same value and re-encodes to the same bytes.
+//! replays the evidence: the canonical document re-decodes to the same
+//! value and re-encodes to the same bytes.
 //!
 //! Run it with `cargo run -p agent-host`; it exits 0 when every step
-//! behaved as expected.
+//! behaved as expected. `cargo test -p agent-host` runs the same path.
+//!
+//! With `cargo run -p agent-host -- --grammar` (or `SPX_AGENT_GRAMMAR=1`)
+//! the provider is a local "model" constrained by the schema's Lark grammar
+//! instead ([`grammar`]): it writes each answer by sampling under the
+//! grammar with llguidance, and the host decodes every answer strictly, with
+//! no admission step, because the grammar admits only canonical documents.
 
 use spx_runtime::engine::admit::admit;
 use spx_runtime::engine::decode::decode;
-use spx_runtime::engine::project::Dialect;
-use spx_runtime::{Diagnostic, Interaction};
+use spx_runtime::reask::{ask, AskError, Message};
+use spx_runtime::{Diagnostic, Dialect, Interaction};
 use std::collections::VecDeque;
 use std::process::ExitCode;
+
+mod grammar;
 
 mod planner {
     spx_runtime::spx_interaction! {
@@ -38,28 +51,26 @@ mod planner {
 
 use planner::{Action, Proposal, Step};
 
-/// The OpenAI projection the build script wrote: what the provider is
-/// constrained with. Presentation only; admission never reads it.
-const OPENAI_SCHEMA: &str = include_str!(concat!(
-    env!("OUT_DIR"),
-    "/spx/planner.proposal.openai.json"
-));
+/// The dialect the scripted provider is constrained with.
+const DIALECT: Dialect = Dialect::OpenAi;
 
-/// One request to the provider.
-struct Request<'a> {
-    goal: &'a str,
-    response_schema: &'a str,
-}
-
-/// An offline provider that plays back a script of canned responses.
+/// An offline provider that plays back a script of canned responses, the
+/// way a model constrained by the OpenAI projection would answer:
+/// pretty-printed, keys in any order, integers as strings (mostly).
 struct ScriptedProvider {
     script: VecDeque<(&'static str, &'static [u8])>,
+    /// What the provider was sent, per call: the messages and the schema.
+    seen: Vec<(Vec<Message>, &'static str)>,
 }
 
 impl ScriptedProvider {
     fn new() -> ScriptedProvider {
         ScriptedProvider {
             script: VecDeque::from([
+                (
+                    "a first attempt (a number where a decimal string belongs, an invented field)",
+                    include_bytes!("../responses/00-first-attempt.json").as_slice(),
+                ),
                 (
                     "a well-formed proposal",
                     include_bytes!("../responses/01-proposal.json").as_slice(),
@@ -73,17 +84,25 @@ impl ScriptedProvider {
                     include_bytes!("../responses/03-tampered.json").as_slice(),
                 ),
             ]),
+            seen: Vec::new(),
         }
     }
 
-    /// The next scripted response. A real provider would send the goal and
-    /// the response schema to a model; the script only checks that it got
-    /// a schema at all.
-    fn complete(&mut self, request: &Request<'_>) -> Option<(&'static str, &'static [u8])> {
-        if request.goal.is_empty() || request.response_schema.is_empty() {
-            return None;
+    /// The next scripted response. A real provider would send the messages
+    /// and the response schema to a model; the script only checks that it
+    /// got both.
+    fn complete(
+        &mut self,
+        messages: &[Message],
+        schema: &'static str,
+    ) -> Result<(&'static str, &'static [u8]), String> {
+        if messages.is_empty() || schema.is_empty() {
+            return Err("no prompt or no schema".into());
         }
-        self.script.pop_front()
+        self.seen.push((messages.to_vec(), schema));
+        self.script
+            .pop_front()
+            .ok_or_else(|| "the script ended early".into())
     }
 }
 
@@ -105,32 +124,48 @@ fn describe(step: &Step) -> String {
     }
 }
 
+/// Turn 1: the re-ask loop. Returns the proposal and the conversation.
+fn propose(provider: &mut ScriptedProvider) -> Result<(Proposal, Vec<Message>), String> {
+    let schema = Proposal::provider_schema(DIALECT);
+    let mut conversation = vec![Message::user(
+        "Goal: prepare the quarterly report. Answer with one JSON value of the schema.",
+    )];
+    let proposal = ask::<Proposal, String>(DIALECT, 2, &mut conversation, |messages| {
+        let (what, bytes) = provider.complete(messages, schema)?;
+        println!("the model answers: {what}");
+        Ok(bytes.to_vec())
+    })
+    .map_err(|e| match e {
+        AskError::Refused(ds) => format!("every answer was refused: {ds:?}"),
+        AskError::Provider { error, .. } => error,
+    })?;
+    Ok((proposal, conversation))
+}
+
 fn run() -> Result<(), String> {
     println!(
         "schema {} pinned at {}",
         Proposal::ROOT_TYPE_ID,
         Proposal::SCHEMA_DIGEST
     );
+    let sent = Proposal::provider(DIALECT).map_err(|d| d.to_string())?;
     println!(
-        "provider constrained with the OpenAI projection ({} bytes)\n",
-        OPENAI_SCHEMA.len()
+        "provider constrained with the OpenAI projection \"{}\" ({} bytes)\n",
+        sent.schema_name.unwrap_or_default(),
+        sent.document.len()
     );
     let mut provider = ScriptedProvider::new();
-    let request = Request {
-        goal: "prepare the quarterly report",
-        response_schema: OPENAI_SCHEMA,
-    };
 
-    // Turn 1: admit the good proposal.
-    let (what, response) = provider
-        .complete(&request)
-        .ok_or("the script ended early")?;
-    let admitted = admit(Proposal::schema(), Dialect::OpenAi, response)
-        .map_err(|d| format!("{what} was refused:\n{d}"))?;
-    let evidence = admitted.canonical;
-    let proposal =
-        Proposal::decode(evidence.as_bytes()).map_err(|d| format!("evidence refused:\n{d}"))?;
-    println!("admitted {what}:");
+    // Turn 1: ask until admitted.
+    let (proposal, conversation) = propose(&mut provider)?;
+    let Some(feedback) = conversation.last().filter(|_| conversation.len() == 3) else {
+        return Err(format!(
+            "expected one refused answer before the admitted one, got {} messages",
+            conversation.len()
+        ));
+    };
+    println!("the loop told the model:\n    {}", feedback.content);
+    println!("admitted the second answer into a typed Proposal:");
     println!("{proposal:#?}");
     println!("  next step:  {}", describe(&proposal.step));
     println!("  fallback:   {}", describe(&proposal.fallback));
@@ -144,10 +179,8 @@ fn run() -> Result<(), String> {
 
     // Turns 2 and 3: refusals from the provider.
     let mut expect_refusal = |rule: &str| -> Result<(), String> {
-        let (what, response) = provider
-            .complete(&request)
-            .ok_or("the script ended early")?;
-        match admit(Proposal::schema(), Dialect::OpenAi, response) {
+        let (what, response) = provider.complete(&conversation, sent.document)?;
+        match Proposal::admit(DIALECT, response) {
             Ok(_) => Err(format!("{what} was admitted")),
             Err(d) if d.rule == rule => {
                 show_refusal(what, &d);
@@ -158,6 +191,21 @@ fn run() -> Result<(), String> {
     };
     expect_refusal("value.integer_range")?;
     expect_refusal("value.fields.unknown")?;
+
+    // The evidence: the canonical document of the admitted value, the same
+    // bytes the engine's admission makes of the admitted answer.
+    let evidence = proposal
+        .encode()
+        .map_err(|d| format!("encode failed:\n{d}"))?;
+    let admitted = admit(
+        Proposal::schema(),
+        DIALECT,
+        include_bytes!("../responses/01-proposal.json"),
+    )
+    .map_err(|d| format!("engine admission refused:\n{d}"))?;
+    if admitted.canonical != evidence {
+        return Err("the typed and the engine admission disagree".into());
+    }
 
     // Evidence tampered with after admission: one byte of whitespace.
     let tampered = evidence.replacen("\"fields\":{", "\"fields\": {", 1);
@@ -182,10 +230,12 @@ fn run() -> Result<(), String> {
     // bytes.
     let replayed = decode(Proposal::schema(), evidence.as_bytes())
         .map_err(|d| format!("replay refused:\n{d}"))?;
-    let reencoded = proposal
-        .encode()
-        .map_err(|d| format!("encode failed:\n{d}"))?;
-    if replayed.value != admitted.value || replayed.canonical != evidence || reencoded != evidence {
+    let redecoded =
+        Proposal::decode(evidence.as_bytes()).map_err(|d| format!("evidence refused:\n{d}"))?;
+    if replayed.value != proposal.to_value()
+        || replayed.canonical != evidence
+        || redecoded != proposal
+    {
         return Err("replay differs from the admitted evidence".into());
     }
     println!(
@@ -195,12 +245,126 @@ fn run() -> Result<(), String> {
     Ok(())
 }
 
+/// The grammar mode: a provider constrained by the Lark grammar of
+/// `Proposal`, answering `turns` requests, its sampling seeded by `seed`.
+fn run_grammar(turns: usize, seed: u64) -> Result<(), String> {
+    let projection = spx_runtime::engine::project::project(Proposal::schema(), Dialect::Lark)
+        .map_err(|d| d.to_string())?;
+    println!(
+        "schema {} pinned at {}",
+        Proposal::ROOT_TYPE_ID,
+        Proposal::SCHEMA_DIGEST
+    );
+    println!(
+        "provider constrained with the Lark grammar ({} bytes; narrowed bounds: {})",
+        projection.document.len(),
+        projection.losses_json().trim_end()
+    );
+    let mut provider = grammar::GrammarProvider::new(&projection.document, seed)?;
+    for turn in 1..=turns {
+        let answer = provider.complete()?;
+        // No admission step: the answer is a canonical document or the
+        // grammar was wrong.
+        let proposal = Proposal::decode(&answer).map_err(|d| {
+            format!(
+                "turn {turn}: the strict decoder refused a sampled answer:\n{d}\n{}",
+                String::from_utf8_lossy(&answer)
+            )
+        })?;
+        if proposal.encode().map_err(|d| d.to_string())?.as_bytes() != answer.as_slice() {
+            return Err(format!("turn {turn}: the answer is not canonical"));
+        }
+        println!(
+            "\nturn {turn}: sampled {} bytes, decoded strictly:",
+            answer.len()
+        );
+        println!("  next step:  {}", describe(&proposal.step));
+        println!("  fallback:   {}", describe(&proposal.fallback));
+        println!("  trace id {}", proposal.trace_id);
+    }
+    println!(
+        "\n{turns} answers sampled under the grammar, every one admitted by the strict decoder"
+    );
+    Ok(())
+}
+
 fn main() -> ExitCode {
-    match run() {
+    let grammar_mode = std::env::args().any(|a| a == "--grammar")
+        || std::env::var_os("SPX_AGENT_GRAMMAR").is_some_and(|v| v == "1");
+    let seed = std::env::var("SPX_AGENT_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2024);
+    let result = if grammar_mode {
+        run_grammar(3, seed)
+    } else {
+        run()
+    };
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("agent-host: {e}");
             ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The demo's first turn is a test: the wrong answer is refused with
+    /// the rule and pointer a model can act on, the feedback names them,
+    /// and the corrected answer is admitted.
+    #[test]
+    fn the_reask_loop_corrects_a_wrong_answer() {
+        let mut provider = ScriptedProvider::new();
+        let (proposal, conversation) = propose(&mut provider).unwrap();
+        assert_eq!(proposal.trace_id, 18_446_744_073_709_551_557);
+        assert_eq!(proposal.budget.retries, 3);
+        // prompt, the refused answer, the feedback
+        assert_eq!(conversation.len(), 3);
+        assert_eq!(
+            conversation[1].content.as_bytes(),
+            include_bytes!("../responses/00-first-attempt.json")
+        );
+        assert_eq!(
+            conversation[2].content,
+            "Your answer was refused at /fields/planner.proposal.trace_id: a value has the wrong \
+             JSON type (rule value.representation). Expected a decimal string integer between 0 \
+             and 18446744073709551615, got 18446744073709551557. Answer again with \
+             the whole JSON value, corrected."
+        );
+        // The provider saw the schema both times, and the feedback the second.
+        assert_eq!(provider.seen.len(), 2);
+        assert!(provider
+            .seen
+            .iter()
+            .all(|(_, s)| *s == Proposal::provider_schema(DIALECT)));
+        assert_eq!(provider.seen[1].0, conversation);
+        // The invented field is an error of its own, once the number is fixed.
+        let fixed = String::from_utf8_lossy(include_bytes!("../responses/00-first-attempt.json"))
+            .replace("18446744073709551557,", "\"18446744073709551557\",");
+        let d = Proposal::admit(DIALECT, fixed.as_bytes()).unwrap_err();
+        assert_eq!(d.rule, "value.fields.unknown");
+        assert_eq!(
+            d.location,
+            spx_runtime::Location::Pointer(
+                "/fields/planner.proposal.budget/fields/planner.budget.currency".into()
+            )
+        );
+    }
+
+    #[test]
+    fn the_whole_demo_runs() {
+        run().unwrap();
+    }
+
+    #[test]
+    fn the_grammar_mode_answers_only_what_the_decoder_admits() {
+        // Several seeds: every sampled answer decodes strictly.
+        for seed in 1..=5 {
+            super::run_grammar(4, seed).unwrap();
         }
     }
 }

@@ -11,6 +11,7 @@
 //! literal, and the engine's fast path matches it with
 //! [`Cursor::envelope_prefix`] without building it.
 
+use super::kernel::Kernel;
 use super::quote::quote_into;
 use super::read::Cursor;
 use crate::graph::limits::VALUE_ID;
@@ -46,7 +47,7 @@ pub fn prefix(root_type_id: &str, digest: &str) -> String {
     out
 }
 
-impl Cursor<'_> {
+impl<K: Kernel> Cursor<'_, K> {
     /// Consumes exactly the prefix [`push_prefix`] writes for
     /// `root_type_id` and `digest`, or fails.
     #[inline]

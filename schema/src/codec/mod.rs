@@ -21,6 +21,7 @@
 //! | [`scalar`] | the decimal-integer rule (`-?(0\|[1-9][0-9]*)`, no `-0`) and the range of each integer representation |
 //! | [`envelope`] | the value document's envelope around `<VALUE>`: its prefix (document id, root id, digest) and its end |
 //! | [`step`] | the same leaf rules one byte (or piece) at a time, for streams: [`step::DecimalPrefix`], [`step::ElementPrefix`], [`step::StringPrefix`] |
+//! | [`kernel`] | the data-parallel scanning steps of the readers and writers, [`Native`] (SIMD where the processor has it) and [`Portable`] (plain Rust, the reference); the SIMD code itself is the private `simd` module, the engine's only `unsafe` |
 //!
 //! `quote` and `scalar` are also reachable as `spx_schema::quote` and
 //! `spx_schema::scalar`, the paths most of the workspace uses.
@@ -29,11 +30,45 @@
 //! the first byte that is not (they never say why: the spec-ordered path of
 //! [`crate::decode`] does). The writers produce exactly the canonical form.
 
+// Only `simd` may use `unsafe` (the crate denies it, and every other module
+// of the engine forbids it): see its documentation for why.
+#[forbid(unsafe_code)]
 pub mod envelope;
+#[forbid(unsafe_code)]
+pub mod kernel;
+#[forbid(unsafe_code)]
 pub mod quote;
+#[forbid(unsafe_code)]
 pub mod read;
+#[forbid(unsafe_code)]
 pub mod scalar;
+#[allow(unsafe_code)]
+mod simd;
+#[forbid(unsafe_code)]
 pub mod step;
+#[forbid(unsafe_code)]
 pub mod write;
 
+pub use kernel::{Kernel, Native, Portable};
 pub use read::Cursor;
+
+/// What the codec's unit tests share.
+#[cfg(test)]
+#[forbid(unsafe_code)]
+pub(crate) mod testing {
+    /// A deterministic xorshift generator.
+    pub(crate) struct Rng(pub(crate) u64);
+
+    impl Rng {
+        pub(crate) fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+
+        pub(crate) fn pick<'p>(&mut self, from: &[&'p str]) -> &'p str {
+            from[(self.next() % from.len() as u64) as usize]
+        }
+    }
+}

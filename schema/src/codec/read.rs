@@ -11,9 +11,11 @@
 //! byte-by-byte predecessors are kept as the oracle of the unit test
 //! `same_language_as_before` (docs/PERFORMANCE.md).
 
+use super::kernel::{Kernel, Native, Portable};
 use super::quote::{lower_hex, quote_into, unicode_escaped};
 use super::scalar::{self, Decimal};
 use crate::graph::limits;
+use std::marker::PhantomData;
 
 /// A position in a value document, with the scratch buffers of the string
 /// and byte-array readers.
@@ -22,8 +24,12 @@ use crate::graph::limits;
 /// a `&str`); the string reader then only cuts it before ASCII bytes or
 /// UTF-8 lead bytes, so every piece it copies is valid by construction and
 /// nothing is validated twice.
+///
+/// `K` is the scanning [`Kernel`]: [`Native`] (the default, what
+/// [`Cursor::new`] gives) or [`Portable`] ([`Cursor::with_kernel`]); both
+/// read exactly the same language.
 #[derive(Debug)]
-pub struct Cursor<'a> {
+pub struct Cursor<'a, K: Kernel = Native> {
     text: &'a str,
     pos: usize,
     /// Where a string with escapes is assembled (reused; the result is an
@@ -32,65 +38,43 @@ pub struct Cursor<'a> {
     /// Where a byte array is assembled (reused; the result is an exact-size
     /// copy).
     bytes_buf: Vec<u8>,
-}
-
-/// Eight copies of a byte, for the word-at-a-time tests.
-const fn splat(b: u8) -> u64 {
-    u64::from_le_bytes([b; 8])
-}
-
-const ONES: u64 = splat(0x01);
-const HIGH: u64 = splat(0x80);
-
-/// The length of the run at the start of `s` that a canonical string copies
-/// as is: up to the first `"`, `\`, C0 control, DEL or 0xC2 (the lead byte
-/// of the C1 controls U+0080..U+009F, which must be escaped), or to the end.
-///
-/// Eight bytes at a time: in the little-endian word `v`, the lowest flagged
-/// byte of `special` is exactly the first such byte (a borrow or carry only
-/// ever flags bytes above a truly flagged one). `s` is valid UTF-8, so it
-/// never holds 0xFF and `v + ONES` carries nowhere.
-#[inline]
-fn plain_run(s: &[u8]) -> usize {
-    // The bits of `(x - ONES) & !x` at 0x80 flag the zero bytes of `x`.
-    #[inline(always)]
-    fn zero(x: u64) -> u64 {
-        x.wrapping_sub(ONES) & !x
-    }
-    let mut n = 0;
-    let mut chunks = s.chunks_exact(8);
-    for chunk in &mut chunks {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(chunk);
-        let v = u64::from_le_bytes(w);
-        // Below 0x20 (the subtraction wraps), or 0x7F (the addition reaches
-        // 0x80), in both cases with the byte's own high bit clear.
-        let control = (v.wrapping_sub(splat(0x20)) | v.wrapping_add(ONES)) & !v;
-        let special =
-            (control | zero(v ^ splat(b'"')) | zero(v ^ splat(b'\\')) | zero(v ^ splat(0xc2)))
-                & HIGH;
-        if special != 0 {
-            return n + (special.trailing_zeros() / 8) as usize;
-        }
-        n += 8;
-    }
-    n + chunks
-        .remainder()
-        .iter()
-        .take_while(|&&b| !matches!(b, 0x00..=0x1f | b'"' | b'\\' | 0x7f | 0xc2))
-        .count()
+    kernel: PhantomData<K>,
 }
 
 impl<'a> Cursor<'a> {
-    /// A cursor at the start of `text`.
+    /// A cursor at the start of `text`, with the [`Native`] kernel.
     #[inline]
     pub fn new(text: &'a str) -> Self {
+        Cursor::with_kernel(text)
+    }
+}
+
+impl<'a> Cursor<'a, Portable> {
+    /// A cursor at the start of `text`, with the [`Portable`] kernel (the
+    /// reference the tests hold the native one against).
+    #[inline]
+    pub fn portable(text: &'a str) -> Self {
+        Cursor::with_kernel(text)
+    }
+}
+
+impl<'a, K: Kernel> Cursor<'a, K> {
+    /// A cursor at the start of `text`, with the kernel `K`.
+    #[inline]
+    pub fn with_kernel(text: &'a str) -> Self {
         Cursor {
             text,
             pos: 0,
             string_buf: String::new(),
             bytes_buf: Vec::new(),
+            kernel: PhantomData,
         }
+    }
+
+    /// The byte offset of the cursor in its text.
+    #[inline]
+    pub fn position(&self) -> usize {
+        self.pos
     }
 
     /// True when every byte has been read.
@@ -129,7 +113,7 @@ impl<'a> Cursor<'a> {
     pub fn eat_quoted(&mut self, expected: &str) -> bool {
         let e = expected.as_bytes();
         let n = e.len();
-        if plain_run(e) == n {
+        if K::plain_run(e) == n {
             let rest = self.rest();
             let matched = rest.first() == Some(&b'"')
                 && rest.get(1..=n) == Some(e)
@@ -215,7 +199,7 @@ impl<'a> Cursor<'a> {
 
     /// A canonically quoted string of at most 4096 UTF-8 bytes.
     ///
-    /// Plain runs are found eight bytes at a time ([`plain_run`]) and
+    /// Plain runs are found by the kernel ([`Kernel::plain_run`]) and
     /// copied whole; a string without escapes is one copy of its slice of
     /// the document, one with escapes is assembled in a reused buffer and
     /// copied out at its exact size. The 4096-byte bound is checked once,
@@ -232,7 +216,7 @@ impl<'a> Cursor<'a> {
         let mut i = run;
         let mut escaped = false;
         loop {
-            i += plain_run(s.get(i..)?);
+            i += K::plain_run(s.get(i..)?);
             match *s.get(i)? {
                 b'"' => {
                     // Cut before an ASCII byte: a char boundary.
@@ -293,18 +277,22 @@ impl<'a> Cursor<'a> {
 
     /// A canonical byte array (`[]`, `[0,1,255]`) of at most 4096 elements.
     ///
-    /// An element and its separator take at most four bytes, so one
-    /// little-endian 8-byte word always holds the next two elements; both
-    /// are read from it ([`byte_pairs`]). The elements go to a reused
-    /// buffer, first its 64 first slots, then (for a longer array) all 4098
-    /// (zeroed at most once per document); the result is an exact-size
-    /// copy. The 4096-element bound is checked at the end (and the reading
-    /// stops at the 4098th element).
+    /// The array is read 64 bytes at a time ([`byte_blocks`]): the kernel
+    /// classifies the block and computes every element's value at once
+    /// ([`Kernel::byte_block`]); a few operations on the block's 64-bit masks
+    /// then check every element of the block (one to three digits, no
+    /// leading zero, at most 255, separated by single commas) and the
+    /// values are picked out at the elements' last digits. No position
+    /// depends on a value loaded from the block before it, so the elements
+    /// are independent of each other.
+    ///
+    /// The elements go to a reused buffer, first its 128 first slots, then
+    /// (for a longer array) 8192 (zeroed at most once per document); the
+    /// result is an exact-size copy. The 4096-element bound is checked
+    /// after each block.
     pub fn bytes(&mut self) -> Option<Vec<u8>> {
-        const SHORT: usize = 64;
-        // Two slots more than the bound: a pair of elements read while
-        // fewer than 4097 were stored always fits.
-        const SLOTS: usize = limits::MAX_BYTES_LEN + 2;
+        const SHORT: usize = 128;
+        const LONG: usize = 8192;
         self.lit(b"[")?;
         if self.eat(b"]") {
             return Some(Vec::new());
@@ -315,12 +303,11 @@ impl<'a> Cursor<'a> {
         if buf.len() < SHORT {
             buf.resize(SHORT, 0);
         }
-        if !byte_pairs(s, &mut at, buf.first_chunk_mut::<SHORT>()?)? {
-            if buf.len() < SLOTS {
-                buf.resize(SLOTS, 0);
+        if !byte_blocks::<K, SHORT>(s, &mut at, buf.first_chunk_mut::<SHORT>()?)? {
+            if buf.len() < LONG {
+                buf.resize(LONG, 0);
             }
-            if !byte_pairs(s, &mut at, buf.first_chunk_mut::<SLOTS>()?)? {
-                // A 4098th element: over the bound.
+            if !byte_blocks::<K, LONG>(s, &mut at, buf.first_chunk_mut::<LONG>()?)? {
                 return None;
             }
         }
@@ -335,138 +322,130 @@ impl<'a> Cursor<'a> {
     }
 }
 
-/// Reads byte-array elements two at a time from `s` at `at.0`, storing
-/// them in `room` from `at.1` on, and advancing both. `Some(true)` after
-/// the closing `]`, `Some(false)` when `room` has no space for two more,
-/// `None` at the first byte that is not canonical.
+/// Reads byte-array elements from `s`, 64-byte block by 64-byte block,
+/// from `at.0` (the first byte of an element: the array's `[` or a `,` is
+/// right before it), storing them in `room` from `at.1` on and advancing
+/// both. `Some(true)` after the closing `]`, `Some(false)` when `room` may
+/// not have space for the elements of another block (64; `N` is a power of
+/// two, so the stores need no bounds check), `None` at the first block
+/// that is not canonical, or once more than 4096 elements were read.
 ///
-/// Each pair comes from one little-endian 8-byte word, without a branch
-/// that depends on the digits ([`element`]); the digit mask is computed
-/// once for both. A fixed-size `room` keeps the stores free of bounds
-/// checks.
+/// In a block, with `nd` the bytes that are not digits: the first one that
+/// is not a comma either (`stop`) ends the array, and must be `]`. The
+/// separators up to it (`seps`, all commas but `stop`) delimit complete
+/// elements; an element cut by the block's end is read again, whole, by
+/// the next block, which starts right after the last separator.
 #[inline(always)]
-fn byte_pairs<const N: usize>(
+fn byte_blocks<K: Kernel, const N: usize>(
     s: &[u8],
     at: &mut (usize, usize),
     room: &mut [u8; N],
 ) -> Option<bool> {
     let (mut i, mut n) = *at;
-    let done = loop {
-        if n + 2 > N {
-            break false;
+    loop {
+        if n + 64 > N {
+            *at = (i, n);
+            return Some(false);
         }
-        let w = match s.get(i..).and_then(<[u8]>::first_chunk::<8>) {
-            Some(&w) => u64::from_le_bytes(w),
-            // Fewer than eight bytes left: zeros are neither digits nor
-            // separators.
-            _ => {
-                let mut w = [0u8; 8];
-                for (to, from) in w.iter_mut().zip(s.get(i..).unwrap_or(&[])) {
-                    *to = *from;
+        // The block and the two bytes before it (at least the `[`, which
+        // precedes `i`); past the end of the text, zeros (neither digits
+        // nor commas, so they stop the array, and are not `]`).
+        let padded;
+        let win: &[u8; 66] = match i
+            .checked_sub(2)
+            .and_then(|from| s.get(from..))
+            .and_then(<[u8]>::first_chunk)
+        {
+            Some(w) => w,
+            None => {
+                let mut w = [0u8; 66];
+                for (k, to) in w.iter_mut().enumerate() {
+                    if let Some(&b) = (i + k).checked_sub(2).and_then(|j| s.get(j)) {
+                        *to = b;
+                    }
                 }
-                u64::from_le_bytes(w)
+                padded = w;
+                &padded
             }
         };
-        // Digits become 0..=9, other bytes do not; `not_digit` has the high
-        // bit of every byte that is not a digit.
-        let x = w ^ splat(b'0');
-        let not_digit = (((x & splat(0x7f)) + splat(0x76)) | x) & HIGH;
-        let (v, len, sep) = element(x, not_digit)?;
-        *room.get_mut(n)? = v;
-        n += 1;
-        i += len;
-        match sep {
-            b',' => {}
-            b']' => break true,
-            _ => return None,
+        let b = K::byte_block(win);
+        let nd = !b.digit;
+        let stop = nd & !b.comma;
+        // The separators up to and including the first `stop` (all of them
+        // when there is none).
+        let seps = nd & (stop ^ stop.wrapping_sub(1));
+        if seps == 0 {
+            // 64 digits in a row.
+            return None;
         }
-        // The second element starts `len` (at most 4) bytes in, so it and
-        // its separator lie within the word; the bytes shifted in at the top
-        // are flagged as digits, which a complete element never reaches.
-        let shift = 8 * len as u32;
-        let (v, len, sep) = element(x >> shift, not_digit >> shift)?;
-        *room.get_mut(n)? = v;
-        n += 1;
-        i += len;
-        match sep {
-            b',' => {}
-            b']' => break true,
-            _ => return None,
+        let last = 63 - seps.leading_zeros();
+        let region = u64::MAX >> (63 - last);
+        let digit = b.digit & region;
+        // An element's last digit is followed by a separator; the byte
+        // before the block is one (the `[` or a `,`).
+        let units = digit & (seps >> 1);
+        let tens = digit & (units >> 1);
+        let hundreds = digit & (tens >> 1);
+        let first = digit & !(digit << 1);
+        let bad = (seps & ((seps << 1) | 1)) // an empty element
+            | (digit & (hundreds >> 1)) // four digits or more
+            | (first & b.zero & !units) // a leading zero
+            | (units & b.range_bad); // over 255
+        if bad != 0 {
+            return None;
         }
-    };
-    *at = (i, n);
-    Some(done)
-}
-
-/// The byte-array element at the start of a little-endian word: `x` is the
-/// word with `0` subtracted from each byte (xor 0x30), `not_digit` has the
-/// high bit of each byte that is not a digit. Returns the value, the length
-/// of the element with its separator, and the separator byte; `None` for 0
-/// or 4+ digits, a leading zero or a value over 255.
-#[inline(always)]
-fn element(x: u64, not_digit: u64) -> Option<(u8, usize, u8)> {
-    // 15, 23 or 31 for one, two or three digits.
-    let tz = not_digit.trailing_zeros();
-    // The digits, most significant first, in the top bytes of the low half
-    // (the shift is 24, 16 or 8 for one, two or three digits).
-    let top = (x as u32).wrapping_shl(39u32.wrapping_sub(tz));
-    let v = (top >> 8 & 0xff) * 100 + (top >> 16 & 0xff) * 10 + (top >> 24);
-    // One to three digits, no leading zero, at most 255: `v` must lie in
-    // the range of its digit count (none for 0 or 4+ digits).
-    let digits = (tz / 8) as usize;
-    let (low, span) = DIGITS_RANGE[digits & 7];
-    if v.wrapping_sub(low) > span {
-        return None;
+        let mut u = units;
+        while u != 0 {
+            room[n & (N - 1)] = b.values[u.trailing_zeros() as usize & 63];
+            n += 1;
+            u &= u - 1;
+        }
+        if n > limits::MAX_BYTES_LEN {
+            return None;
+        }
+        if stop != 0 {
+            let end = i + stop.trailing_zeros() as usize;
+            if s.get(end) != Some(&b']') {
+                return None;
+            }
+            *at = (end + 1, n);
+            return Some(true);
+        }
+        i += last as usize + 1;
     }
-    // The byte after the digits (its original value: xor 0x30 back).
-    let sep = (x >> (digits * 8) as u32) as u8 ^ b'0';
-    Some((v as u8, digits + 1, sep))
 }
-
-/// For a byte-array element of 0..=4 digits (the index), the values it may
-/// have as `(lowest, highest - lowest)`: a leading zero makes the value
-/// too small for its digit count. 0 or 4 (or more) digits: nothing.
-const DIGITS_RANGE: [(u32, u32); 8] = [
-    (u32::MAX, 0),
-    (0, 9),
-    (10, 89),
-    (100, 155),
-    (u32::MAX, 0),
-    (u32::MAX, 0),
-    (u32::MAX, 0),
-    (u32::MAX, 0),
-];
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
     /// The string reader, and how many bytes it consumed.
-    fn string(t: &str) -> Option<(String, usize)> {
-        let mut c = Cursor::new(t);
+    fn string<K: Kernel>(t: &str) -> Option<(String, usize)> {
+        let mut c = Cursor::<K>::with_kernel(t);
         let v = c.string()?;
         Some((v, c.pos))
     }
 
     /// The string reader on a string that must be read whole.
-    fn s(t: &str) -> Option<String> {
-        string(t).map(|(v, n)| {
+    fn s<K: Kernel>(t: &str) -> Option<String> {
+        string::<K>(t).map(|(v, n)| {
             assert_eq!(n, t.len(), "{t:?}");
             v
         })
     }
 
     /// The byte-array reader on an array that must be read whole.
-    fn b(t: &str) -> Option<Vec<u8>> {
-        let mut c = Cursor::new(t);
+    fn b<K: Kernel>(t: &str) -> Option<Vec<u8>> {
+        let mut c = Cursor::<K>::with_kernel(t);
         let v = c.bytes()?;
         assert!(c.at_end(), "{t:?}");
         Some(v)
     }
 
-    #[test]
-    fn integers() {
-        let ok = |s: &str| Cursor::new(s).i64();
+    fn integers<K: Kernel>() {
+        let (s, b, string) = (s::<K>, b::<K>, string::<K>);
+        let _ = (&s, &b, &string);
+        let ok = |s: &str| Cursor::<K>::with_kernel(s).i64();
         assert_eq!(ok("\"0\""), Some(0));
         assert_eq!(ok("\"-9223372036854775808\""), Some(i64::MIN));
         assert_eq!(ok("\"9223372036854775807\""), Some(i64::MAX));
@@ -480,27 +459,37 @@ mod tests {
         ] {
             assert_eq!(ok(bad), None, "{bad}");
         }
-        assert_eq!(Cursor::new("\"255\"").u8(), Some(255));
-        assert_eq!(Cursor::new("\"256\"").u8(), None);
-        assert_eq!(Cursor::new("\"-1\"").u64(), None);
-        assert_eq!(Cursor::new("\"-0\"").u64(), None);
+        assert_eq!(Cursor::<K>::with_kernel("\"255\"").u8(), Some(255));
+        assert_eq!(Cursor::<K>::with_kernel("\"256\"").u8(), None);
+        assert_eq!(Cursor::<K>::with_kernel("\"-1\"").u64(), None);
+        assert_eq!(Cursor::<K>::with_kernel("\"-0\"").u64(), None);
         assert_eq!(
-            Cursor::new("\"18446744073709551615\"").u64(),
+            Cursor::<K>::with_kernel("\"18446744073709551615\"").u64(),
             Some(u64::MAX)
         );
-        assert_eq!(Cursor::new("\"18446744073709551616\"").u64(), None);
-        assert_eq!(Cursor::new("\"99999999999999999999\"").u64(), None);
-        assert_eq!(Cursor::new("\"-2147483648\"").i32(), Some(i32::MIN));
-        assert_eq!(Cursor::new("\"2147483648\"").i32(), None);
+        assert_eq!(
+            Cursor::<K>::with_kernel("\"18446744073709551616\"").u64(),
+            None
+        );
+        assert_eq!(
+            Cursor::<K>::with_kernel("\"99999999999999999999\"").u64(),
+            None
+        );
+        assert_eq!(
+            Cursor::<K>::with_kernel("\"-2147483648\"").i32(),
+            Some(i32::MIN)
+        );
+        assert_eq!(Cursor::<K>::with_kernel("\"2147483648\"").i32(), None);
         // The cursor stops right after the closing quote.
-        let mut c = Cursor::new("\"12\",");
+        let mut c = Cursor::<K>::with_kernel("\"12\",");
         assert_eq!(c.u64(), Some(12));
         assert!(c.eat(b","));
         assert!(c.at_end());
     }
 
-    #[test]
-    fn strings_only_canonical() {
+    fn strings_only_canonical<K: Kernel>() {
+        let (s, b, string) = (s::<K>, b::<K>, string::<K>);
+        let _ = (&s, &b, &string);
         assert_eq!(
             s(r#""a\"b\\c\nd\re\tf""#).as_deref(),
             Some("a\"b\\c\nd\re\tf")
@@ -529,8 +518,9 @@ mod tests {
         assert_eq!(s(&max).map(|v| v.len()), Some(4096));
     }
 
-    #[test]
-    fn strings_at_the_edges() {
+    fn strings_at_the_edges<K: Kernel>() {
+        let (s, b, string) = (s::<K>, b::<K>, string::<K>);
+        let _ = (&s, &b, &string);
         assert_eq!(s(r#""""#).as_deref(), Some(""));
         assert_eq!(string(r#""","#), Some((String::new(), 2)));
         assert_eq!(string(r#""ab"cd""#), Some(("ab".to_owned(), 4)));
@@ -619,8 +609,9 @@ mod tests {
         assert_eq!(s("abc"), None);
     }
 
-    #[test]
-    fn strings_4096_bytes() {
+    fn strings_4096_bytes<K: Kernel>() {
+        let (s, b, string) = (s::<K>, b::<K>, string::<K>);
+        let _ = (&s, &b, &string);
         // The bound is on the decoded bytes, with or without escapes, and
         // counts UTF-8 bytes, not characters.
         let a = |n: usize| "a".repeat(n);
@@ -645,8 +636,9 @@ mod tests {
         assert_eq!(s(&format!("\"{e}a\"")), None);
     }
 
-    #[test]
-    fn byte_arrays() {
+    fn byte_arrays<K: Kernel>() {
+        let (s, b, string) = (s::<K>, b::<K>, string::<K>);
+        let _ = (&s, &b, &string);
         assert_eq!(b("[]"), Some(vec![]));
         assert_eq!(b("[0,1,255]"), Some(vec![0, 1, 255]));
         assert_eq!(b("[0]"), Some(vec![0]));
@@ -692,7 +684,7 @@ mod tests {
             "[ ]",
             "[\u{663}]",
         ] {
-            assert_eq!(Cursor::new(bad).bytes(), None, "{bad}");
+            assert_eq!(Cursor::<K>::with_kernel(bad).bytes(), None, "{bad}");
         }
         // Every value, alone and between others.
         for v in 0u32..=999 {
@@ -703,7 +695,7 @@ mod tests {
             assert_eq!(b(&format!("[0{v}]")), None, "0{v}");
         }
         // The cursor stops right after `]`.
-        let mut c = Cursor::new("[1,2]]");
+        let mut c = Cursor::<K>::with_kernel("[1,2]]");
         assert_eq!(c.bytes(), Some(vec![1, 2]));
         assert!(c.eat(b"]"));
         let max = format!("[{}]", vec!["7"; 4096].join(","));
@@ -810,29 +802,16 @@ mod tests {
         }
     }
 
-    /// A deterministic xorshift generator.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-
-        fn pick<'p>(&mut self, from: &[&'p str]) -> &'p str {
-            from[(self.next() % from.len() as u64) as usize]
-        }
-    }
+    use crate::codec::testing::Rng;
 
     /// On random texts built from the pieces that matter (quotes, every
     /// escape, controls, C1 lead bytes, multi-byte characters, runs long
     /// enough to cross eight-byte words), the readers accept exactly what
     /// the byte-by-byte readers accepted, return the same values and stop at
     /// the same byte.
-    #[test]
-    fn same_language_as_before() {
+    fn same_language_as_before<K: Kernel>() {
+        let (s, b, string) = (s::<K>, b::<K>, string::<K>);
+        let _ = (&s, &b, &string);
         let string_pieces = [
             "a",
             "abcdefghijklmnop",
@@ -909,7 +888,7 @@ mod tests {
             if rng.next().is_multiple_of(2) {
                 t.push_str(rng.pick(&byte_pieces));
             }
-            let mut c = Cursor::new(&t);
+            let mut c = Cursor::<K>::with_kernel(&t);
             let got = c.bytes().map(|v| (v, c.pos));
             assert_eq!(got, oracle::bytes(t.as_bytes()), "{t:?}");
             admitted_arrays += usize::from(got.is_some());
@@ -938,12 +917,48 @@ mod tests {
             for _ in 0..tail {
                 t.push_str(rng.pick(&byte_pieces));
             }
-            let mut c = Cursor::new(&t);
+            let mut c = Cursor::<K>::with_kernel(&t);
             let got = c.bytes().map(|v| (v, c.pos));
             assert_eq!(got, oracle::bytes(t.as_bytes()), "{t:?}");
             admitted_long += usize::from(got.is_some());
         }
         assert!(admitted_long > 20_000, "{admitted_long}");
+
+        // Every defect at every element of a 70-element array (about three
+        // 64-byte blocks), the array starting at every offset of a block
+        // (after a prefix the cursor reads first), and cut short at every
+        // length: so that defects, separators and the end meet every
+        // position of the block and both sides of a block's edge.
+        let base: Vec<&str> = (0..70).map(|_| rng.pick(&valid)).collect();
+        let defects = [
+            "", "256", "999", "1000", "01", "00", "-1", " ", "a", "\u{e9}", "2550",
+        ];
+        let mut checked = 0;
+        for offset in 0..64 {
+            let prefix = "p".repeat(offset);
+            for k in (0..base.len()).step_by(7) {
+                for defect in defects {
+                    let mut items = base.clone();
+                    items[k] = defect;
+                    let t = format!("{prefix}[{}]x", items.join(","));
+                    let mut c = Cursor::<K>::with_kernel(&t);
+                    c.lit(prefix.as_bytes()).expect("the prefix");
+                    let got = c.bytes().map(|v| (v, c.pos - offset));
+                    let want = oracle::bytes(&t.as_bytes()[offset..]);
+                    assert_eq!(got, want, "{t:?}");
+                    checked += 1;
+                }
+            }
+            let t = format!("{prefix}[{}]", base.join(","));
+            for cut in offset + 1..=t.len() {
+                let t = &t[..cut];
+                let mut c = Cursor::<K>::with_kernel(t);
+                c.lit(prefix.as_bytes()).expect("the prefix");
+                let got = c.bytes().map(|v| (v, c.pos - offset));
+                assert_eq!(got, oracle::bytes(&t.as_bytes()[offset..]), "{t:?}");
+            }
+        }
+        assert!(checked > 7_000, "{checked}");
 
         // Every escape, special character and defect at every offset of an
         // 8-, 16- and 32-byte block (for a wider scan or fixed-size copies
@@ -988,4 +1003,24 @@ mod tests {
         }
         assert!(admitted_positions > 10_000, "{admitted_positions}");
     }
+
+    /// Every test above, once per kernel.
+    macro_rules! per_kernel {
+        ($($name:ident),*) => {
+            mod native {
+                $(#[test] fn $name() { super::$name::<super::Native>() })*
+            }
+            mod portable {
+                $(#[test] fn $name() { super::$name::<super::Portable>() })*
+            }
+        };
+    }
+    per_kernel!(
+        integers,
+        strings_only_canonical,
+        strings_at_the_edges,
+        strings_4096_bytes,
+        byte_arrays,
+        same_language_as_before
+    );
 }

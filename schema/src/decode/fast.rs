@@ -16,15 +16,18 @@
 //! against its bounds and the depth against 16 (step 9); and the input is,
 //! byte for byte, the canonical rendering of the value (step 10).
 
-use crate::codec::{envelope, Cursor};
+use crate::codec::{envelope, Cursor, Kernel};
 use crate::graph::{limits, Field, FieldType, Repr, TypeGraph, TypeKind};
 use crate::schema::Schema;
 use crate::value::Value;
 
 /// `Some(value)` when `text` is exactly the canonical document of a value
 /// of `schema` that satisfies every rule; `None` otherwise.
-pub(crate) fn decode(schema: &Schema, text: &str) -> Option<Value> {
-    let mut c = Cursor::new(text);
+/// (`K` is the codec's scanning kernel: the engine uses
+/// [`crate::codec::Native`]; the differential tests also run
+/// [`crate::codec::Portable`].)
+pub(crate) fn decode<K: Kernel>(schema: &Schema, text: &str) -> Option<Value> {
+    let mut c = Cursor::<K>::with_kernel(text);
     c.envelope_prefix(schema.root_type_id(), schema.digest())?;
     let graph = schema.graph();
     let value = type_value(&mut c, graph, graph.root_index(), 0)?;
@@ -33,7 +36,12 @@ pub(crate) fn decode(schema: &Schema, text: &str) -> Option<Value> {
 }
 
 /// The value of type `t` at `depth`.
-fn type_value(c: &mut Cursor<'_>, graph: &TypeGraph, t: usize, depth: usize) -> Option<Value> {
+fn type_value<K: Kernel>(
+    c: &mut Cursor<'_, K>,
+    graph: &TypeGraph,
+    t: usize,
+    depth: usize,
+) -> Option<Value> {
     if depth > limits::MAX_DEPTH {
         return None;
     }
@@ -59,8 +67,8 @@ fn type_value(c: &mut Cursor<'_>, graph: &TypeGraph, t: usize, depth: usize) -> 
 }
 
 /// A `{…}` fields object with exactly the declared fields, in order.
-fn fields_value(
-    c: &mut Cursor<'_>,
+fn fields_value<K: Kernel>(
+    c: &mut Cursor<'_, K>,
     graph: &TypeGraph,
     decl: &[Field],
     depth: usize,
@@ -83,7 +91,7 @@ fn fields_value(
     Some(out)
 }
 
-fn scalar(c: &mut Cursor<'_>, r: Repr) -> Option<Value> {
+fn scalar<K: Kernel>(c: &mut Cursor<'_, K>, r: Repr) -> Option<Value> {
     Some(match r {
         Repr::Bool => Value::Bool(c.bool()?),
         Repr::I32 => Value::I64(i64::from(c.i32()?)),

@@ -40,6 +40,7 @@
 pub(crate) mod envelope;
 mod fast;
 
+use crate::codec::{Native, Portable};
 use crate::diag::Diagnostic;
 use crate::graph::limits;
 use crate::json::{self, Bom, Duplicates, Numbers};
@@ -89,7 +90,7 @@ pub struct Decoded {
 /// Pointer.
 pub fn decode(schema: &Schema, bytes: &[u8]) -> Result<Decoded, Diagnostic> {
     let text = bounded_utf8(bytes)?;
-    if let Some(value) = fast::decode(schema, text) {
+    if let Some(value) = fast::decode::<Native>(schema, text) {
         return Ok(Decoded {
             value,
             canonical: text.to_owned(),
@@ -111,7 +112,20 @@ pub fn decode_spec_path(schema: &Schema, bytes: &[u8]) -> Result<Decoded, Diagno
 /// never says why). Exposed for differential tests and benchmarks.
 pub fn decode_fast_path(schema: &Schema, bytes: &[u8]) -> Option<Decoded> {
     let text = bounded_utf8(bytes).ok()?;
-    fast::decode(schema, text).map(|value| Decoded {
+    fast::decode::<Native>(schema, text).map(|value| Decoded {
+        value,
+        canonical: text.to_owned(),
+    })
+}
+
+/// The fast path alone with the codec's portable kernel
+/// ([`crate::codec::Portable`], no SIMD) instead of the native one: the
+/// same result as [`decode_fast_path`] for every input. Exposed for the
+/// differential tests and fuzz targets that hold the two kernels against
+/// each other.
+pub fn decode_fast_path_portable(schema: &Schema, bytes: &[u8]) -> Option<Decoded> {
+    let text = bounded_utf8(bytes).ok()?;
+    fast::decode::<Portable>(schema, text).map(|value| Decoded {
         value,
         canonical: text.to_owned(),
     })

@@ -108,27 +108,31 @@ const CARRIED: &str = "a schema field is `bool`, `i32`, `i64`, `u8`, `usize`, `s
 
 /// `d` with a help (and for an unknown root a detail) saying what to do.
 /// `root` is the root being derived.
-pub(crate) fn explain(d: Diagnostic, module: &Module, root: &str) -> Diagnostic {
+pub(crate) fn explain(d: Diagnostic, modules: &[Module], project: bool, root: &str) -> Diagnostic {
+    // Derivation already said what to do (an alias a single file cannot
+    // resolve, a container type, `u32`).
+    if d.help.is_some() {
+        return d;
+    }
+    let in_file = |m: &&Module| match &d.location {
+        Location::Source { path, .. } | Location::File { path } => *path == m.path,
+        _ => false,
+    };
+    let Some(module) = modules.iter().find(in_file).or(modules.first()) else {
+        return d;
+    };
+    let all = Roots { modules, project };
     let span = match &d.location {
         Location::Source { span: Some(s), .. } => Some(*s),
         _ => None,
     };
     let site = span.and_then(|s| site_at(module, s));
     match (d.rule, site) {
-        ("type.unresolved", None) => unknown_root(d, module, root),
-        ("type.unresolved", Some(Site::Field(_, _, f))) => {
-            let help = match &f.ty {
-                TypeExpr::Named {
-                    name,
-                    target: Target::Alias { stable_id },
-                    ..
-                } => format!(
-                    "`{name}` is imported with `use type` (id {}); a single file cannot resolve a type of another module: declare the type in this module, or read the module as part of its project",
-                    q(stable_id)
-                ),
-                _ => "declare the type this field names in this module, with an `@id`".to_owned(),
-            };
-            d.with_help(help)
+        ("type.unresolved", None) => unknown_root(d, module, &all, root),
+        // (An alias a single file cannot resolve got its help from the
+        // derivation, which knows the import.)
+        ("type.unresolved", Some(Site::Field(..))) => {
+            d.with_help("declare the type this field names in this module, with an `@id`")
         }
         ("type.field.unsupported", Some(Site::Field(_, _, f))) => {
             widen(d, f).with_help(unsupported(&f.ty, &f.name))
@@ -289,19 +293,32 @@ fn generic_argument(module: &Module, ty: &TypeExpr, field: &str) -> String {
     }
 }
 
-/// The roots of `module` that derive, in declaration order.
-fn derivable_roots(module: &Module) -> Vec<&str> {
-    module
-        .decls
-        .iter()
-        .filter(|d| {
-            !d.prelude
-                && d.persistent
-                && matches!(d.kind, DeclKind::Record | DeclKind::Variant)
-                && super::derive_graph_unexplained(module, &d.stable_id).is_ok()
-        })
-        .map(|d| d.stable_id.as_str())
-        .collect()
+/// The modules a root is derived from, for the list of roots that do.
+struct Roots<'m> {
+    modules: &'m [Module],
+    project: bool,
+}
+
+impl Roots<'_> {
+    /// Every root of the modules that derives, in declaration order.
+    fn derivable(&self) -> Vec<&str> {
+        self.modules
+            .iter()
+            .flat_map(|m| m.decls.iter())
+            .filter(|d| {
+                !d.prelude
+                    && d.persistent
+                    && matches!(d.kind, DeclKind::Record | DeclKind::Variant)
+                    && super::run(self.modules, self.project, &d.stable_id).is_ok()
+            })
+            .map(|d| d.stable_id.as_str())
+            .collect()
+    }
+
+    /// Every declaration of the modules.
+    fn decls(&self) -> impl Iterator<Item = &TypeDecl> {
+        self.modules.iter().flat_map(|m| m.decls.iter())
+    }
 }
 
 /// How many derivable roots an unknown-root help lists.
@@ -309,22 +326,30 @@ const LISTED: usize = 8;
 
 /// The root names no declaration: say which root, in which file, and list
 /// the roots that do derive, closest first.
-fn unknown_root(d: Diagnostic, module: &Module, root: &str) -> Diagnostic {
+fn unknown_root(d: Diagnostic, module: &Module, all: &Roots<'_>, root: &str) -> Diagnostic {
+    let scope = if all.modules.len() > 1 {
+        let names: Vec<String> = all
+            .modules
+            .iter()
+            .map(|m| format!("`{}`", m.name))
+            .collect();
+        format!("the project's modules ({})", names.join(", "))
+    } else {
+        format!("module `{}`", module.name)
+    };
     let d = d
         .at(Location::File {
             path: module.path.clone(),
         })
         .with_detail(format!(
-            "no record or variant of module `{}` has the stable id {}",
-            module.name,
+            "no record or variant of {scope} has the stable id {}",
             q(root)
         ));
     // A display name or an automatic id given for a root: name its id.
-    let by_name = module
-        .decls
-        .iter()
+    let by_name = all
+        .decls()
         .find(|t| !t.prelude && t.name == root && t.persistent);
-    let roots = derivable_roots(module);
+    let roots = all.derivable();
     let mut help = match by_name {
         Some(t) => format!(
             "`{root}` is the name of {}; a root is named by its stable id: {}",
@@ -333,9 +358,7 @@ fn unknown_root(d: Diagnostic, module: &Module, root: &str) -> Diagnostic {
         ),
         None => match suggest::did_you_mean(
             root,
-            module
-                .decls
-                .iter()
+            all.decls()
                 .filter(|t| !t.prelude && t.persistent)
                 .map(|t| t.stable_id.as_str()),
         ) {
@@ -348,8 +371,7 @@ fn unknown_root(d: Diagnostic, module: &Module, root: &str) -> Diagnostic {
             help.push('\n');
         }
         help.push_str(&format!(
-            "module `{}` has no root that derives: a root is a record or variant with an `@id(\"…\")`, whose fields, cases and nested types have one too",
-            module.name
+            "{scope} has no root that derives: a root is a record or variant with an `@id(\"…\")`, whose fields, cases and nested types have one too"
         ));
     } else {
         let ranked = suggest::ranked(root, roots.iter().copied());
@@ -361,8 +383,7 @@ fn unknown_root(d: Diagnostic, module: &Module, root: &str) -> Diagnostic {
             help.push('\n');
         }
         help.push_str(&format!(
-            "the roots of module `{}` that derive, closest first: {}",
-            module.name,
+            "the roots of {scope} that derive, closest first: {}",
             list.join(", ")
         ));
     }

@@ -29,14 +29,12 @@ use std::sync::Arc;
 ///
 /// ```
 /// use spx_schema::diag::{Renderer, Sources};
-/// let text = "module m;\nrecord R {\n    x: f64,\n}\n";
-/// let errors = spx_schema::source::read_module("m.spx", "module m;\nrecord R { x: i64 }\n")
-///     .unwrap_err();
+/// let text = "module m;\nrecord R { x: i64; }\n";
+/// let errors = spx_schema::source::read_module("m.spx", text).unwrap_err();
 /// let mut sources = Sources::new();
-/// sources.insert("m.spx", "module m;\nrecord R { x: i64 }\n");
+/// sources.insert("m.spx", text);
 /// let shown = Renderer::plain().render(&errors[0], &sources);
-/// assert!(shown.contains("2 | record R { x: i64 }"));
-/// # let _ = text;
+/// assert!(shown.contains("2 | record R { x: i64; }"));
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Sources {
@@ -121,6 +119,7 @@ impl Renderer {
         let level = match d.severity {
             Severity::Error => Level::ERROR,
             Severity::Warning => Level::WARNING,
+            Severity::Note => Level::NOTE,
         };
         let mut title = d.message.clone();
         if self.rule_in_title && !d.message.ends_with(d.rule) {

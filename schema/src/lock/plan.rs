@@ -13,7 +13,6 @@ use super::store::{
     pinned_schema_path, pinned_schema_relative, read_pinned_schema, remove_pinned_schema,
     write_pinned_schema,
 };
-use crate::binding::Snapshot;
 use crate::diag::{Diagnostic, Sources};
 use crate::schema::Schema;
 use std::path::Path;
@@ -130,6 +129,9 @@ pub struct Derived {
     pub source: String,
     /// The derived schema.
     pub schema: Schema,
+    /// Every file read to derive it: the `.spx` module, or a project's
+    /// manifest and each of its modules (for `cargo:rerun-if-changed`).
+    pub files: Vec<std::path::PathBuf>,
 }
 
 /// Where the roots of a run were configured: the note of a root that
@@ -148,9 +150,10 @@ pub enum RootsFrom {
 /// source once), collecting every diagnostic: SPX-B001 `build.source_path`
 /// for a path that is not package-relative, and those of reading and
 /// derivation (a root that does not derive gets a note saying where it was
-/// configured, per `from`). Each source is read once, as one snapshot
-/// whose text is recorded in `texts` for rendering, and re-checked after
-/// its roots derived.
+/// configured, per `from`). A source may be a `.spx` module or a project's
+/// `semaprax.toml`; each is read once, from one snapshot of every file
+/// (whose texts are recorded in `texts` for rendering), and re-checked
+/// after its roots derived.
 pub fn derive_all(
     package_dir: &Path,
     sources: &[Source],
@@ -170,42 +173,44 @@ pub fn derive_all(
                 continue;
             }
         };
-        let snap = match Snapshot::take(&package_dir.join(&path), &path) {
-            Ok(snap) => snap,
-            Err(d) => {
-                errors.push(d.with_note(messages::source_origin(from, i + 1, &path)));
-                continue;
-            }
-        };
-        snap.record(texts);
-        let module = match snap.read_module() {
-            Ok(m) => m,
-            Err(ds) => {
-                errors.extend(ds);
-                continue;
-            }
-        };
-        let before = out.len();
+        let set =
+            match crate::binding::SourceSet::read_recording(&package_dir.join(&path), &path, texts)
+            {
+                Ok(set) => set,
+                Err(ds) => {
+                    // A source that cannot be read: say where it was configured.
+                    errors.extend(ds.into_iter().map(|d| {
+                        if d.code == crate::binding::SOURCE_UNREADABLE {
+                            d.with_note(messages::source_origin(from, i + 1, &path))
+                        } else {
+                            d
+                        }
+                    }));
+                    continue;
+                }
+            };
+        let files: Vec<std::path::PathBuf> = set.files().map(Path::to_path_buf).collect();
+        let mut derived = Vec::new();
         for root in &s.roots {
             if out
                 .iter()
-                .any(|d| d.source == path && d.schema.root_type_id() == root)
+                .chain(derived.iter())
+                .any(|d: &Derived| d.source == path && d.schema.root_type_id() == root)
             {
                 continue;
             }
-            match Schema::derive(&module, root) {
-                Ok(schema) => out.push(Derived {
+            match set.derive(root) {
+                Ok(schema) => derived.push(Derived {
                     source: path.clone(),
                     schema,
+                    files: files.clone(),
                 }),
                 Err(d) => errors.push(d.with_note(messages::root_origin(from, i + 1, &path, root))),
             }
         }
-        if out.len() > before {
-            if let Err(d) = snap.recheck() {
-                out.truncate(before);
-                errors.push(d);
-            }
+        match set.recheck() {
+            Ok(()) => out.extend(derived),
+            Err(ds) => errors.extend(ds),
         }
     }
     if errors.is_empty() {

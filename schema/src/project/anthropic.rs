@@ -6,10 +6,10 @@
 //! must be a `type: object` schema); `oneOf` → `anyOf`; `$schema`, `$id`,
 //! `minimum`, `maximum`, `maxLength`, `maxItems` dropped (Anthropic's strict
 //! mode documents no numeric or length constraints); the `x-*` integer
-//! annotations rewritten into one `description`; the simple integer
-//! `pattern` kept.
+//! annotations rewritten into one `description`; the integer `pattern`
+//! written with a digit-count bound (`IntegerPattern::Digits`).
 
-use super::{adapt, finish, schema_name, Profile, Projection};
+use super::{adapt, finish, schema_name, IntegerPattern, KeyMap, Profile, Projection};
 use crate::diag::Diagnostic;
 use crate::schema::Schema;
 
@@ -18,13 +18,16 @@ const PROFILE: Profile = Profile {
     drop: &["minimum", "maximum", "maxLength", "maxItems"],
     const_to_enum: false,
     property_ordering: false,
+    integer_pattern: Some(IntegerPattern::Digits),
 };
 
-pub(super) fn project(schema: &Schema) -> Result<Projection, Diagnostic> {
-    let (doc, losses) = adapt(schema, &PROFILE)?;
+pub(super) fn project(schema: &Schema, keys: &KeyMap) -> Result<Projection, Diagnostic> {
+    let (doc, losses) = adapt(schema, &PROFILE, keys)?;
     Ok(Projection {
         document: finish(&doc),
         losses,
+        narrowings: Vec::new(),
         schema_name: Some(schema_name(schema.root_type_id())),
+        renames: keys.renames().to_vec(),
     })
 }

@@ -69,6 +69,23 @@ pub fn ref_to(stable_id: &str) -> String {
 /// Renders the draft 2020-12 projection of `schema` (FORMAT.md §8): no
 /// whitespace, `$defs` in output-list order, one LF at the end.
 pub fn draft2020(schema: &Schema) -> String {
+    draft2020_with(schema, false)
+}
+
+/// [`draft2020`], and with `descriptions` the `.spx` documentation of each
+/// documented type, case and field ([`Schema::docs`]) as `description`:
+/// right after `"type":"object"` of a record's and a case's object schema,
+/// first in a variant's (`{"description":…,"oneOf":[…]}`), right after
+/// `type` of a leaf, and after `$ref` of a nested field (a sibling keyword
+/// draft 2020-12 allows). Without documentation the two are identical.
+pub fn draft2020_with(schema: &Schema, descriptions: bool) -> String {
+    let doc = |id: &str| {
+        if descriptions {
+            schema.docs().get(id)
+        } else {
+            None
+        }
+    };
     let graph = schema.graph();
     let mut s = String::with_capacity(schema.document().len() * 2);
     s.push_str("{\"$schema\":");
@@ -84,24 +101,30 @@ pub fn draft2020(schema: &Schema) -> String {
         s.push(':');
         match &node.kind {
             TypeKind::Record { fields } => {
+                s.push_str("{\"type\":\"object\",");
+                description(&mut s, doc(&node.stable_id));
                 s.push_str(
-                    "{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"fields\"],\"properties\":{\"fields\":",
+                    "\"additionalProperties\":false,\"required\":[\"fields\"],\"properties\":{\"fields\":",
                 );
-                fields_schema(&mut s, schema, fields);
+                fields_schema(&mut s, schema, fields, &doc);
                 s.push_str("}}");
             }
             TypeKind::Variant { cases } => {
-                s.push_str("{\"oneOf\":[");
+                s.push('{');
+                description(&mut s, doc(&node.stable_id));
+                s.push_str("\"oneOf\":[");
                 for (j, case) in cases.iter().enumerate() {
                     if j > 0 {
                         s.push(',');
                     }
+                    s.push_str("{\"type\":\"object\",");
+                    description(&mut s, doc(&case.stable_id));
                     s.push_str(
-                        "{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"case\",\"fields\"],\"properties\":{\"case\":{\"const\":",
+                        "\"additionalProperties\":false,\"required\":[\"case\",\"fields\"],\"properties\":{\"case\":{\"const\":",
                     );
                     quote_into(&mut s, &case.stable_id);
                     s.push_str("},\"fields\":");
-                    fields_schema(&mut s, schema, &case.fields);
+                    fields_schema(&mut s, schema, &case.fields, &doc);
                     s.push_str("}}");
                 }
                 s.push_str("]}");
@@ -114,7 +137,21 @@ pub fn draft2020(schema: &Schema) -> String {
     s
 }
 
-fn fields_schema(s: &mut String, schema: &Schema, fields: &[Field]) {
+/// `"description":…,` when there is documentation.
+fn description(s: &mut String, doc: Option<&str>) {
+    if let Some(d) = doc {
+        s.push_str("\"description\":");
+        quote_into(s, d);
+        s.push(',');
+    }
+}
+
+fn fields_schema<'s>(
+    s: &mut String,
+    schema: &Schema,
+    fields: &[Field],
+    doc: &dyn Fn(&str) -> Option<&'s str>,
+) {
     s.push_str("{\"type\":\"object\",\"additionalProperties\":false,\"required\":[");
     for (i, f) in fields.iter().enumerate() {
         if i > 0 {
@@ -129,8 +166,9 @@ fn fields_schema(s: &mut String, schema: &Schema, fields: &[Field]) {
         }
         quote_into(s, &f.stable_id);
         s.push(':');
+        let d = doc(&f.stable_id);
         match f.ty {
-            FieldType::Scalar(repr) => leaf(s, repr),
+            FieldType::Scalar(repr) => leaf(s, repr, d),
             FieldType::Nested(index) => {
                 let id = schema
                     .graph()
@@ -139,6 +177,10 @@ fn fields_schema(s: &mut String, schema: &Schema, fields: &[Field]) {
                     .map_or("", |t| t.stable_id.as_str());
                 s.push_str("{\"$ref\":");
                 quote_into(s, &ref_to(id));
+                if let Some(d) = d {
+                    s.push_str(",\"description\":");
+                    quote_into(s, d);
+                }
                 s.push('}');
             }
         }
@@ -146,16 +188,27 @@ fn fields_schema(s: &mut String, schema: &Schema, fields: &[Field]) {
     s.push_str("}}");
 }
 
-fn leaf(s: &mut String, repr: Repr) {
+fn leaf(s: &mut String, repr: Repr, doc: Option<&str>) {
+    let ty = match repr {
+        Repr::Bool => "boolean",
+        Repr::Bytes => "array",
+        _ => "string",
+    };
+    s.push_str("{\"type\":");
+    quote_into(s, ty);
+    if let Some(d) = doc {
+        s.push_str(",\"description\":");
+        quote_into(s, d);
+    }
     match repr {
-        Repr::Bool => s.push_str("{\"type\":\"boolean\"}"),
-        Repr::String => s.push_str("{\"type\":\"string\",\"maxLength\":4096}"),
+        Repr::Bool => s.push('}'),
+        Repr::String => s.push_str(",\"maxLength\":4096}"),
         Repr::Bytes => s.push_str(
-            "{\"type\":\"array\",\"items\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":255},\"maxItems\":4096}",
+            ",\"items\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":255},\"maxItems\":4096}",
         ),
         Repr::I32 | Repr::I64 | Repr::U8 | Repr::U64 => {
             let (min, max) = repr.bounds().unwrap_or(("", ""));
-            s.push_str("{\"type\":\"string\",\"pattern\":\"^-?[0-9]+$\",\"x-representation\":");
+            s.push_str(",\"pattern\":\"^-?[0-9]+$\",\"x-representation\":");
             quote_into(s, repr.name());
             s.push_str(",\"x-minimum\":");
             quote_into(s, min);

@@ -8,7 +8,7 @@
 //! `maxItems`, `minimum`, `maximum` kept; every object schema with
 //! `properties` gets `propertyOrdering` in declaration order right after it.
 
-use super::{adapt, finish, Profile, Projection};
+use super::{adapt, finish, KeyMap, Profile, Projection};
 use crate::diag::Diagnostic;
 use crate::schema::Schema;
 
@@ -17,13 +17,16 @@ const PROFILE: Profile = Profile {
     drop: &["pattern", "maxLength"],
     const_to_enum: true,
     property_ordering: true,
+    integer_pattern: None,
 };
 
-pub(super) fn project(schema: &Schema) -> Result<Projection, Diagnostic> {
-    let (doc, losses) = adapt(schema, &PROFILE)?;
+pub(super) fn project(schema: &Schema, keys: &KeyMap) -> Result<Projection, Diagnostic> {
+    let (doc, losses) = adapt(schema, &PROFILE, keys)?;
     Ok(Projection {
         document: finish(&doc),
         losses,
+        narrowings: Vec::new(),
         schema_name: None,
+        renames: keys.renames().to_vec(),
     })
 }

@@ -33,16 +33,22 @@
 mod anthropic;
 mod draft2020;
 mod gemini;
+pub mod grammar;
+mod integer;
+pub mod keys;
 mod openai;
 
-pub use draft2020::{draft2020, ref_to, DIALECT_URI, ID_PREFIX};
+pub use draft2020::{draft2020, draft2020_with, ref_to, DIALECT_URI, ID_PREFIX};
+pub use integer::{integer_pattern, IntegerPattern};
+pub use keys::{KeyMap, KeyRule, Rename};
 pub use openai::{schema_name, MAX_ENUM_VALUES, MAX_NESTING, MAX_PROPERTIES, MAX_STRING_LENGTH};
 
 use crate::diag::{Code, Diagnostic};
-use crate::graph::TypeKind;
+use crate::graph::{Repr, TypeKind};
 use crate::json::{self, Json};
 use crate::quote::{push_pointer_token, quote_into};
 use crate::schema::Schema;
+use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
 
@@ -62,26 +68,45 @@ pub enum Dialect {
     Anthropic,
     /// Gemini `responseJsonSchema`.
     Gemini,
+    /// A grammar in llguidance's Lark syntax whose language is the
+    /// canonical value documents themselves ([`grammar`]), for engines that
+    /// constrain decoding with a grammar (llama.cpp, vLLM, SGLang, …).
+    Lark,
 }
 
 impl Dialect {
-    /// Every dialect, in a fixed order.
-    pub const ALL: [Dialect; 4] = [
+    /// Every JSON Schema dialect, in a fixed order: the projections a
+    /// provider constrains a *value* with, that [`crate::admit`] reads the
+    /// value of, and that the code `spx_interaction!` generates precomputes
+    /// (`Root::provider_schema`). The grammar dialects are
+    /// [`Dialect::GRAMMARS`].
+    pub const JSON_SCHEMA: [Dialect; 4] = [
         Dialect::Draft2020,
         Dialect::OpenAi,
         Dialect::Anthropic,
         Dialect::Gemini,
     ];
 
+    /// Every grammar dialect: the document is a grammar whose language is
+    /// the whole canonical value document, envelope included.
+    pub const GRAMMARS: [Dialect; 1] = [Dialect::Lark];
+
     /// The name used on the command line: `draft2020`, `openai`,
-    /// `anthropic` or `gemini`.
+    /// `anthropic`, `gemini` or `lark`.
     pub const fn name(self) -> &'static str {
         match self {
             Dialect::Draft2020 => "draft2020",
             Dialect::OpenAi => "openai",
             Dialect::Anthropic => "anthropic",
             Dialect::Gemini => "gemini",
+            Dialect::Lark => "lark",
         }
+    }
+
+    /// True for a grammar dialect ([`Dialect::GRAMMARS`]): what a model
+    /// constrained by it writes is the canonical value document itself.
+    pub const fn is_grammar(self) -> bool {
+        matches!(self, Dialect::Lark)
     }
 
     /// True when this dialect's projection of `schema` wraps the root value
@@ -122,8 +147,9 @@ impl FromStr for Dialect {
     type Err = UnknownDialect;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Dialect::ALL
+        Dialect::JSON_SCHEMA
             .into_iter()
+            .chain(Dialect::GRAMMARS)
             .find(|d| d.name() == s)
             .ok_or_else(|| UnknownDialect(s.to_string()))
     }
@@ -167,20 +193,62 @@ pub struct Loss {
 /// A dialect's projection of one schema.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Projection {
-    /// The document, compact, ending with one LF.
+    /// The document, compact, ending with one LF (for a grammar dialect,
+    /// the grammar's text).
     pub document: String,
-    /// Every keyword dropped or rewritten, in document walk order.
+    /// Every keyword dropped or rewritten, in document walk order (none for
+    /// a grammar dialect).
     pub losses: Vec<Loss>,
-    /// The name to send with the schema (OpenAI `json_schema.name`,
-    /// Anthropic tool name), matching `^[a-zA-Z0-9_-]{1,64}$`; `None` for
-    /// draft 2020-12 and Gemini, which take no name.
+    /// For a grammar dialect, every bound the grammar enforces more
+    /// narrowly than the decoder ([`grammar::Narrowing`]); none for a JSON
+    /// Schema dialect, which is never narrower than the decoder.
+    pub narrowings: Vec<grammar::Narrowing>,
+    /// The name to send with the schema: OpenAI's
+    /// `response_format.json_schema.name` (or a strict function's `name`)
+    /// and Anthropic's tool `name`; `None` for draft 2020-12 and Gemini,
+    /// which take no name. It is [`schema_name`] of the root id: the id
+    /// itself when it matches `^[a-zA-Z0-9_-]{1,64}$` (both providers'
+    /// rule), otherwise the id with every other character replaced by `_`,
+    /// cut to 51 characters, and `-` plus 12 hex digits of its SHA-256, so
+    /// that it always matches and two roots never share one.
     pub schema_name: Option<String>,
+    /// Every stable id the document writes under a safe key
+    /// ([`KeyMap::renames`]); empty for draft 2020-12, which writes the
+    /// ids as they are.
+    pub renames: Vec<Rename>,
 }
 
 impl Projection {
+    /// The key report as JSON ([`KeyMap::renames_json`]).
+    pub fn renames_json(&self) -> String {
+        keys::renames_json(&self.renames)
+    }
+
+    /// The whole report: `{"dialect":…,"schema_name":…|null,"losses":[…],"keys":[…]}`
+    /// with [`Projection::losses_json`] and [`Projection::renames_json`],
+    /// compact, with one LF at the end.
+    pub fn report_json(&self, dialect: Dialect) -> String {
+        let mut s = String::from("{\"dialect\":");
+        quote_into(&mut s, dialect.name());
+        s.push_str(",\"schema_name\":");
+        match &self.schema_name {
+            Some(n) => quote_into(&mut s, n),
+            None => s.push_str("null"),
+        }
+        s.push_str(",\"losses\":");
+        s.push_str(self.losses_json().trim_end());
+        s.push_str(",\"keys\":");
+        s.push_str(self.renames_json().trim_end());
+        s.push_str("}\n");
+        s
+    }
+
     /// The loss report as JSON: an array of
     /// `{"pointer":…,"keyword":…,"action":"dropped"|"rewritten","guarantee":…}`
-    /// in [`Projection::losses`] order, compact, with one LF at the end.
+    /// in [`Projection::losses`] order, compact, with one LF at the end; for
+    /// a grammar dialect, the [`Projection::narrowings`] as
+    /// `{"field":…,"rule":…,"enforced":{<unit>:<n>}}` instead (a projection
+    /// has one kind of entry or the other, never both).
     pub fn losses_json(&self) -> String {
         let mut s = String::from("[");
         for (i, l) in self.losses.iter().enumerate() {
@@ -197,25 +265,72 @@ impl Projection {
             quote_into(&mut s, &l.guarantee);
             s.push('}');
         }
+        if !self.losses.is_empty() && !self.narrowings.is_empty() {
+            s.push(',');
+        }
+        grammar::write_narrowings(&mut s, &self.narrowings);
         s.push_str("]\n");
         s
     }
 }
 
-/// Projects `schema` for `dialect`.
+/// Choices of a projection beyond the dialect.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Options {
+    /// Write the `.spx` documentation ([`Schema::docs`]) as `description`
+    /// into the draft 2020-12 projection too ([`draft2020_with`]). Off by
+    /// default, so that the canonical projection keeps the bytes of
+    /// FORMAT.md §8. The OpenAI, Anthropic and Gemini documents always
+    /// carry the documentation.
+    pub draft2020_descriptions: bool,
+}
+
+/// Projects `schema` for `dialect` with the default [`Options`].
 ///
-/// Draft 2020-12, Anthropic and Gemini never fail. OpenAI refuses a schema
+/// Draft 2020-12, Anthropic, Gemini and Lark never fail. OpenAI refuses a schema
 /// over one of OpenAI's documented limits with [`Z207`].
 pub fn project(schema: &Schema, dialect: Dialect) -> Result<Projection, Diagnostic> {
-    match dialect {
+    project_with(schema, dialect, Options::default())
+}
+
+/// Projects `schema` for `dialect`; the keys are those of
+/// [`KeyMap::new`]`(schema, dialect)`.
+pub fn project_with(
+    schema: &Schema,
+    dialect: Dialect,
+    options: Options,
+) -> Result<Projection, Diagnostic> {
+    project_keyed(schema, &KeyMap::new(schema, dialect), options)
+}
+
+/// Projects `schema` with a key map already built for it (its dialect is
+/// the map's).
+pub fn project_keyed(
+    schema: &Schema,
+    keys: &KeyMap,
+    options: Options,
+) -> Result<Projection, Diagnostic> {
+    match keys.dialect() {
         Dialect::Draft2020 => Ok(Projection {
-            document: draft2020(schema),
+            document: draft2020_with(schema, options.draft2020_descriptions),
             losses: Vec::new(),
+            narrowings: Vec::new(),
             schema_name: None,
+            renames: Vec::new(),
         }),
-        Dialect::OpenAi => openai::project(schema),
-        Dialect::Anthropic => anthropic::project(schema),
-        Dialect::Gemini => gemini::project(schema),
+        Dialect::OpenAi => openai::project(schema, keys),
+        Dialect::Anthropic => anthropic::project(schema, keys),
+        Dialect::Gemini => gemini::project(schema, keys),
+        Dialect::Lark => {
+            let g = grammar::Grammar::build(schema);
+            Ok(Projection {
+                document: g.lark(),
+                losses: Vec::new(),
+                narrowings: g.narrowings,
+                schema_name: None,
+                renames: Vec::new(),
+            })
+        }
     }
 }
 
@@ -229,6 +344,9 @@ pub(crate) struct Profile {
     pub(crate) const_to_enum: bool,
     /// Add `propertyOrdering` after every `properties`.
     pub(crate) property_ordering: bool,
+    /// The integer `pattern` written in place of the canonical
+    /// `^-?[0-9]+$` (where the dialect keeps `pattern`).
+    pub(crate) integer_pattern: Option<IntegerPattern>,
 }
 
 /// The decoder rule that still enforces a keyword, in words.
@@ -241,7 +359,7 @@ fn guarantee(keyword: &str) -> &'static str {
         "maxLength" => "the decoder refuses a string over 4096 UTF-8 bytes (SPX-Z206 value.string_bytes)",
         "maxItems" => "the decoder refuses a Bytes value over 4096 elements (SPX-Z206 value.bytes_length)",
         "minimum" | "maximum" => "the decoder refuses a byte outside 0..=255 (SPX-Z206 value.bytes_element)",
-        "pattern" => "the decoder refuses an integer string that is not -?digits without leading zeros (SPX-Z206 value.integer)",
+        "pattern" => "the decoder refuses an integer string that is not its canonical decimal form: digits, a leading '-' only for a signed representation, no leading zeros, not -0 (SPX-Z206 value.integer)",
         "x-representation" | "x-minimum" | "x-maximum" => "rewritten into \"description\"; the decoder refuses an integer outside its representation's bounds (SPX-Z206 value.integer_range)",
         _ => "the decoder enforces the canonical schema",
     }
@@ -255,9 +373,16 @@ fn internal(what: &str) -> Diagnostic {
     )
 }
 
-/// Runs the shared rewrite of `profile` over the canonical projection.
-pub(crate) fn adapt(schema: &Schema, profile: &Profile) -> Result<(Json, Vec<Loss>), Diagnostic> {
-    let text = draft2020(schema);
+/// Runs the shared rewrite of `profile` over the canonical projection with
+/// the schema's documentation ([`draft2020_with`]): the keys of `keys`
+/// first (property keys, `required`, `$defs` names and `$ref`s), then the
+/// keyword rewrite.
+pub(crate) fn adapt(
+    schema: &Schema,
+    profile: &Profile,
+    keys: &KeyMap,
+) -> Result<(Json, Vec<Loss>), Diagnostic> {
+    let text = draft2020_with(schema, true);
     let doc = Json::read(&text, &json::OWN_DOCUMENTS)
         .map_err(|_| internal("canonical projection unreadable"))?;
     let Json::Object(members) = doc else {
@@ -271,11 +396,24 @@ pub(crate) fn adapt(schema: &Schema, profile: &Profile) -> Result<(Json, Vec<Los
             }
         }
     }
-    let root_id = schema.root_type_id();
-    let Some(root_pos) = defs.iter().position(|(k, _)| k == root_id) else {
+    let graph = schema.graph();
+    if defs.len() != graph.types.len() {
+        return Err(internal("one definition per type"));
+    }
+    let refs: HashMap<String, String> = graph
+        .types
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (ref_to(&t.stable_id), ref_to(keys.def_name(i))))
+        .collect();
+    for (i, (name, def)) in defs.iter_mut().enumerate() {
+        rename_fields(def, i, keys);
+        rename_refs(def, &refs);
+        *name = keys.def_name(i).to_owned();
+    }
+    let Some((_, root_schema)) = defs.pop() else {
         return Err(internal("root definition missing"));
     };
-    let (_, root_schema) = defs.remove(root_pos);
     let mut losses = Vec::new();
     for (kw, action) in [
         ("$schema", LossAction::Dropped),
@@ -320,6 +458,64 @@ pub(crate) fn adapt(schema: &Schema, profile: &Profile) -> Result<(Json, Vec<Los
     Ok((root, losses))
 }
 
+/// The member `key` of an object, mutably.
+fn member<'j>(node: &'j mut Json, key: &str) -> Option<&'j mut Json> {
+    match node {
+        Json::Object(m) => m.iter_mut().find(|(k, _)| k == key).map(|(_, v)| v),
+        _ => None,
+    }
+}
+
+/// Writes the safe keys of type `ty` into its definition: the property keys
+/// and `required` of its fields object (of each case's, for a variant).
+fn rename_fields(def: &mut Json, ty: usize, keys: &KeyMap) {
+    let rename = |case_schema: &mut Json, case: Option<usize>| {
+        let names = keys.field_keys(ty, case);
+        let Some(fields) = member(case_schema, "properties").and_then(|p| member(p, "fields"))
+        else {
+            return;
+        };
+        if let Some(Json::Array(req)) = member(fields, "required") {
+            for (r, name) in req.iter_mut().zip(names) {
+                *r = Json::String(name.clone());
+            }
+        }
+        if let Some(Json::Object(props)) = member(fields, "properties") {
+            for ((k, _), name) in props.iter_mut().zip(names) {
+                k.clone_from(name);
+            }
+        }
+    };
+    match member(def, "oneOf") {
+        Some(Json::Array(cases)) => {
+            for (j, c) in cases.iter_mut().enumerate() {
+                rename(c, Some(j));
+            }
+        }
+        _ => rename(def, None),
+    }
+}
+
+/// Rewrites every `$ref` below `node` to the renamed definition.
+fn rename_refs(node: &mut Json, refs: &HashMap<String, String>) {
+    match node {
+        Json::Object(m) => {
+            for (k, v) in m.iter_mut() {
+                match v {
+                    Json::String(r) if k == "$ref" => {
+                        if let Some(to) = refs.get(r.as_str()) {
+                            r.clone_from(to);
+                        }
+                    }
+                    _ => rename_refs(v, refs),
+                }
+            }
+        }
+        Json::Array(a) => a.iter_mut().for_each(|v| rename_refs(v, refs)),
+        _ => {}
+    }
+}
+
 fn loss(losses: &mut Vec<Loss>, pointer: &str, keyword: &str, action: LossAction) {
     losses.push(Loss {
         pointer: pointer.to_string(),
@@ -334,12 +530,26 @@ fn rewrite(node: &mut Json, ptr: &mut String, profile: &Profile, losses: &mut Ve
     let Json::Object(members) = node else {
         return;
     };
+    // A documented nested field, `{"$ref":…,"description":…}`: OpenAI and
+    // Gemini allow no keyword beside `$ref`, so the reference moves into a
+    // one-element `anyOf` (equivalent) and the description stays outside.
+    if members.len() > 1 {
+        if let Some(i) = members.iter().position(|(k, _)| k == "$ref") {
+            let r = members.remove(i);
+            members.push(("anyOf".into(), Json::Array(vec![Json::Object(vec![r])])));
+        }
+    }
     let len = ptr.len();
     let mut out: Vec<(String, Json)> = Vec::with_capacity(members.len() + 1);
     let mut integer: [Option<String>; 3] = [None, None, None];
     let mut description_at = None;
+    let mut doc_at = None;
     for (k, mut v) in std::mem::take(members) {
         match k.as_str() {
+            "description" => {
+                doc_at = Some(out.len());
+                out.push((k, v));
+            }
             "oneOf" | "anyOf" => {
                 if k == "oneOf" {
                     loss(losses, ptr, "oneOf", LossAction::Rewritten);
@@ -398,22 +608,28 @@ fn rewrite(node: &mut Json, ptr: &mut String, profile: &Profile, losses: &mut Ve
     }
     if let Some(at) = description_at {
         let [repr, min, max] = integer;
-        let (repr, min, max) = (
-            repr.unwrap_or_default(),
-            min.unwrap_or_default(),
-            max.unwrap_or_default(),
-        );
+        let repr = repr.as_deref().and_then(Repr::from_name);
+        let (min, max) = (min.unwrap_or_default(), max.unwrap_or_default());
         let form = if min.starts_with('-') {
             "digits with an optional leading '-', no leading zeros"
         } else {
             "digits only, no leading zeros"
         };
+        let name = repr.map_or("", Repr::name);
         let text =
-            format!("{repr} integer written as a decimal string ({form}), from {min} to {max}");
-        out.insert(
-            at.min(out.len()),
-            ("description".into(), Json::String(text)),
-        );
+            format!("{name} integer written as a decimal string ({form}), from {min} to {max}");
+        match doc_at.and_then(|i| out.get_mut(i)) {
+            Some((_, Json::String(doc))) => *doc = format!("{doc}\n\n{text}"),
+            _ => out.insert(
+                at.min(out.len()),
+                ("description".into(), Json::String(text)),
+            ),
+        }
+        if let (Some(style), Some(repr)) = (profile.integer_pattern, repr) {
+            if let Some((_, p)) = out.iter_mut().find(|(k, _)| k == "pattern") {
+                *p = Json::String(integer_pattern(repr, style));
+            }
+        }
     }
     *members = out;
 }

@@ -5,18 +5,20 @@
 //! the root (a variant root is wrapped as `{"value": …}` because the root
 //! must be a `type: object` schema, not `anyOf`); `oneOf` → `anyOf`;
 //! `$schema`, `$id`, `maxLength` dropped; the `x-*` integer annotations are
-//! rewritten into one `description`; `pattern`, `maxItems`, `minimum`,
-//! `maximum` are kept. Every object is already closed with every property
+//! rewritten into one `description`; the integer `pattern` is written
+//! exactly (`IntegerPattern::Exact`); `maxItems`, `minimum`, `maximum` are
+//! kept. Every object is already closed with every property
 //! required, and every `$ref` stands alone — both are checked.
 //!
 //! OpenAI's documented limits are checked on the emitted document and a
 //! schema over one is refused with SPX-Z207 (see `docs/PROVIDERS.md`).
 
-use super::{adapt, finish, internal, ref_to, Profile, Projection, Z207};
+use super::{
+    adapt, finish, internal, ref_to, IntegerPattern, KeyMap, KeyRule, Profile, Projection, Z207,
+};
 use crate::diag::Diagnostic;
 use crate::json::Json;
 use crate::schema::Schema;
-use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 
 /// At most this many object properties in total.
@@ -34,6 +36,7 @@ const PROFILE: Profile = Profile {
     drop: &["maxLength"],
     const_to_enum: false,
     property_ordering: false,
+    integer_pattern: Some(IntegerPattern::Exact),
 };
 
 /// The schema (or tool) name derived from a root stable id, matching
@@ -52,32 +55,19 @@ const PROFILE: Profile = Profile {
 /// assert_ne!(schema_name("geo.point"), schema_name("geo_point"));
 /// ```
 pub fn schema_name(root_id: &str) -> String {
-    let ok = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
-    if !root_id.is_empty() && root_id.len() <= 64 && root_id.chars().all(ok) {
-        return root_id.to_string();
-    }
-    let mut prefix: String = root_id
-        .chars()
-        .map(|c| if ok(c) { c } else { '_' })
-        .collect();
-    prefix.truncate(51);
-    let hash = Sha256::digest(root_id.as_bytes());
-    let mut name = prefix;
-    name.push('-');
-    for b in hash.iter().take(6) {
-        name.push_str(&format!("{b:02x}"));
-    }
-    name
+    KeyRule::NAME.safe(root_id)
 }
 
-pub(super) fn project(schema: &Schema) -> Result<Projection, Diagnostic> {
-    let (doc, losses) = adapt(schema, &PROFILE)?;
+pub(super) fn project(schema: &Schema, keys: &KeyMap) -> Result<Projection, Diagnostic> {
+    let (doc, losses) = adapt(schema, &PROFILE, keys)?;
     check_strict(&doc)?;
     check_limits(&doc)?;
     Ok(Projection {
         document: finish(&doc),
         losses,
+        narrowings: Vec::new(),
         schema_name: Some(schema_name(schema.root_type_id())),
+        renames: keys.renames().to_vec(),
     })
 }
 

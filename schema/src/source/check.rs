@@ -8,9 +8,11 @@ use super::parse::{RawDecl, RawField, RawModule, RawType};
 use crate::diag::{Code, Diagnostic, Location};
 use std::collections::{HashMap, HashSet};
 
-/// Names a declaration may not take: the prelude and the builtins.
+/// Names a declaration may not take: the builtins. (`Option` and `Result`
+/// may be declared or imported in today's language: in that module the
+/// name means that type, not the prelude's.)
 fn reserved(name: &str) -> bool {
-    matches!(name, "Option" | "Result" | "Slice") || Builtin::from_name(name).is_some()
+    name == "Slice" || Builtin::from_name(name).is_some() || Container::from_name(name).is_some()
 }
 
 fn prelude() -> [TypeDecl; 2] {
@@ -77,6 +79,8 @@ struct Checker<'a> {
     types: HashMap<String, usize>,
     /// `use type` alias → imported id.
     aliases: HashMap<String, String>,
+    /// The accepted `use type` imports, in source order.
+    imports: Vec<Import>,
     /// Fields whose type did not resolve (by position): later checks skip them.
     poisoned: HashSet<Pos>,
     /// Number of type parameters of each declaration (prelude included).
@@ -91,6 +95,13 @@ impl Checker<'_> {
     fn error(&mut self, code: Code, rule: &'static str, msg: String, pos: Pos) {
         self.errors
             .push((pos, error(self.path, code, rule, msg, pos)));
+    }
+
+    /// Sets the help of the error just reported.
+    fn push_help(&mut self, help: &str) {
+        if let Some((_, d)) = self.errors.last_mut() {
+            d.help = Some(help.to_owned());
+        }
     }
 
     fn identity(
@@ -169,6 +180,28 @@ impl Checker<'_> {
                                 ),
                                 pos,
                             );
+                            self.poisoned.insert(field_pos);
+                            named(Target::Param)
+                        }
+                    };
+                }
+                if let Some(kind) = Container::from_name(name) {
+                    return match args_r.as_slice() {
+                        [elem] => TypeExpr::Container {
+                            kind,
+                            elem: Box::new(elem.clone()),
+                        },
+                        _ => {
+                            self.error(
+                                codes::TYPE_ARITY,
+                                "decl.type_arity",
+                                format!(
+                                    "`{name}` takes exactly one type argument, found {}",
+                                    args.len()
+                                ),
+                                pos,
+                            );
+                            self.push_help(&format!("write `{name}<T>`"));
                             self.poisoned.insert(field_pos);
                             named(Target::Param)
                         }
@@ -355,7 +388,9 @@ fn contains_fn(t: &TypeExpr) -> bool {
         TypeExpr::Fn { .. } => true,
         TypeExpr::Builtin(_) => false,
         TypeExpr::Named { args, .. } => args.iter().any(contains_fn),
-        TypeExpr::Array { elem, .. } | TypeExpr::Slice(elem) => contains_fn(elem),
+        TypeExpr::Array { elem, .. } | TypeExpr::Slice(elem) | TypeExpr::Container { elem, .. } => {
+            contains_fn(elem)
+        }
     }
 }
 
@@ -380,7 +415,7 @@ fn instantiates_generic_record(decls: &[TypeDecl], t: &TypeExpr) -> bool {
             matches!(target, Target::Decl(j) if decls.get(*j).is_some_and(|d| d.kind == DeclKind::Record && !d.params.is_empty()))
                 || args.iter().any(|a| instantiates_generic_record(decls, a))
         }
-        TypeExpr::Array { elem, .. } | TypeExpr::Slice(elem) => {
+        TypeExpr::Array { elem, .. } | TypeExpr::Slice(elem) | TypeExpr::Container { elem, .. } => {
             instantiates_generic_record(decls, elem)
         }
         TypeExpr::Builtin(_) | TypeExpr::Fn { .. } => false,
@@ -484,6 +519,7 @@ pub(crate) fn check(path: &str, raw: RawModule) -> Result<Module, Vec<Diagnostic
         warnings: Vec::new(),
         types: HashMap::new(),
         aliases: HashMap::new(),
+        imports: Vec::new(),
         poisoned: HashSet::new(),
         arities: Vec::new(),
     };
@@ -503,33 +539,17 @@ pub(crate) fn check(path: &str, raw: RawModule) -> Result<Module, Vec<Diagnostic
         Ok(Module {
             path: path.to_owned(),
             name: raw.name,
+            name_pos: raw.name_pos,
             decls,
+            imports: c.imports,
             warnings: c.warnings,
+            notes: raw.notes,
+            docs: super::Docs::new(),
         })
     } else {
         c.errors.sort_by_key(|(p, _)| (p.line, p.column));
         Err(c.errors.into_iter().map(|(_, d)| d).collect())
     }
-}
-
-/// Every stable id a declaration introduces (its own, its fields', its
-/// cases' and their fields'), with whether it is persistent and where.
-fn declared_ids(d: &TypeDecl) -> Vec<(&str, bool, Pos)> {
-    let mut items: Vec<(&str, bool, Pos)> = vec![(&d.stable_id, d.persistent, d.pos)];
-    items.extend(
-        d.fields
-            .iter()
-            .map(|f| (f.stable_id.as_str(), f.persistent, f.pos)),
-    );
-    for k in &d.cases {
-        items.push((&k.stable_id, k.persistent, k.pos));
-        items.extend(
-            k.fields
-                .iter()
-                .map(|f| (f.stable_id.as_str(), f.persistent, f.pos)),
-        );
-    }
-    items
 }
 
 /// The shortest chain of record names by which record `r` reaches itself
@@ -647,6 +667,12 @@ impl Checker<'_> {
                 );
             } else {
                 self.aliases.insert(u.alias.clone(), u.id.clone());
+                self.imports.push(Import {
+                    alias: u.alias.clone(),
+                    stable_id: u.id.clone(),
+                    from: u.from.clone(),
+                    pos: u.clause,
+                });
             }
         }
     }
@@ -656,13 +682,13 @@ impl Checker<'_> {
     fn check_stable_ids(&mut self, decls: &[TypeDecl]) {
         let mut ids: HashMap<&str, (Pos, bool)> = HashMap::new();
         for d in decls.iter().filter(|d| d.prelude) {
-            for (id, _, _) in declared_ids(d) {
+            for (id, _, _) in d.ids() {
                 ids.insert(id, (Pos::default(), true));
             }
         }
         let mut id_errors = Vec::new();
         for d in decls.iter().filter(|d| !d.prelude) {
-            for (id, persistent, pos) in declared_ids(d) {
+            for (id, persistent, pos) in d.ids() {
                 if persistent && id.contains('\0') {
                     id_errors.push((
                         "decl.id_nul",
@@ -765,8 +791,9 @@ impl Checker<'_> {
         }
     }
 
-    /// SPX-T215 (Copy Variants): a variant has cases, and each payload
-    /// field is admitted by [`payload_admitted`].
+    /// SPX-T215 (Copy Variants, as relaxed by today's language): a variant
+    /// has cases, and each payload field is admitted by
+    /// [`payload_admitted`].
     fn check_variant_payloads(
         &mut self,
         decls: &[TypeDecl],
@@ -785,9 +812,8 @@ impl Checker<'_> {
             );
         }
         let payload = || d.cases.iter().flat_map(|k| k.fields.iter());
-        let owned_ok = d.params.is_empty()
-            && payload()
-                .any(|f| matches!(f.ty, TypeExpr::Builtin(Builtin::String | Builtin::Bytes)));
+        // Today's language: a monomorphic variant may carry owned payloads.
+        let owned_ok = d.params.is_empty();
         for f in payload().filter(|f| !poisoned.contains(&f.pos)) {
             if !payload_admitted(decls, &f.ty, owned_ok) {
                 self.error(
@@ -854,19 +880,23 @@ impl Checker<'_> {
 }
 
 /// Whether a variant case payload field of type `ty` is admitted by Copy
-/// Variants (SPX-T215); `owned_ok` when the variant is monomorphic and has
-/// a direct `string` or `Bytes` payload field somewhere.
+/// Variants (SPX-T215) as today's language relaxes it: Copy scalars, the
+/// variant's type parameters and monomorphic records of Copy scalars
+/// always; owned values (`string`, `Bytes`, the builtin generics and any
+/// monomorphic record, which may hold them) when `owned_ok`, that is in a
+/// monomorphic variant. Nested variants, classes, resources, instances of
+/// generic types, arrays, slices and functions never.
 fn payload_admitted(decls: &[TypeDecl], ty: &TypeExpr, owned_ok: bool) -> bool {
     match ty {
         TypeExpr::Builtin(b) => {
             b.is_copy_scalar() || (owned_ok && matches!(b, Builtin::String | Builtin::Bytes))
         }
+        TypeExpr::Container { .. } => owned_ok,
         TypeExpr::Named {
             target: Target::Param,
             ..
         } => true,
-        // Foreign: not resolved by this profile; derivation refuses it as
-        // type.unresolved.
+        // Foreign: resolved only in a project; derivation decides.
         TypeExpr::Named {
             target: Target::Alias { .. },
             ..
@@ -875,7 +905,14 @@ fn payload_admitted(decls: &[TypeDecl], ty: &TypeExpr, owned_ok: bool) -> bool {
             target: Target::Decl(j),
             args,
             ..
-        } => args.is_empty() && copy_only_record(decls, *j),
+        } => {
+            args.is_empty()
+                && (copy_only_record(decls, *j)
+                    || (owned_ok
+                        && decls
+                            .get(*j)
+                            .is_some_and(|r| r.kind == DeclKind::Record && r.params.is_empty())))
+        }
         TypeExpr::Array { .. } | TypeExpr::Slice(_) | TypeExpr::Fn { .. } => false,
     }
 }

@@ -49,14 +49,10 @@ pub(super) fn explain(mut d: Diagnostic, text: &str) -> Diagnostic {
         (codes::UNEXPECTED_TOKEN, _) if d.message.starts_with("expected `module a.b.c;` first") => {
             "a `.spx` file starts with its module path, for example `module shop;`".to_owned()
         }
+        // (An item that is not one of `.spx`'s, `enum` or `struct` among
+        // them, is skipped with a note that says what to write instead.)
         (codes::UNEXPECTED_TOKEN, _) if d.message.starts_with("expected an item") => {
-            match found_text {
-                "enum" => "write `variant`: a `.spx` enum is a `variant`, each case with an `@id`".to_owned(),
-                "struct" => "write `record`: a `.spx` struct is a `record`, each field with an `@id`".to_owned(),
-                "pub" => "remove `pub`: `.spx` declarations have no visibility".to_owned(),
-                "type" => "a type alias is not a declaration here: declare a `record` or `variant`, or import one with `use type @id(\"…\") from a.b as Name;` before the first item".to_owned(),
-                _ => "a type declaration is `@id(\"…\")` followed by `record Name { … }` or `variant Name { … }`".to_owned(),
-            }
+            "a type declaration is `@id(\"…\")` followed by `record Name { … }` or `variant Name { … }`".to_owned()
         }
         (codes::UNEXPECTED_TOKEN, _) => match d
             .message
@@ -122,7 +118,7 @@ pub(super) fn foreign_type(name: &str) -> Option<String> {
         "float" | "double" | "f16" | "f128" | "decimal" | "number" | "Float" | "Double" | "Decimal" => {
             "a schema carries no floating point (every value must round-trip exactly): use an exact integer such as `i64` in fixed point, or a `string`".to_owned()
         }
-        "Vec" | "List" | "Array" | "array" | "list" | "Set" | "HashSet" | "BTreeSet" => {
+        "Array" | "array" | "list" | "Set" | "HashSet" | "BTreeSet" => {
             "a schema carries no lists: use `Bytes` for bytes, or a record with one field per element".to_owned()
         }
         "HashMap" | "BTreeMap" | "Map" | "map" | "Dict" | "dict" | "object" | "Object" => {

@@ -10,11 +10,18 @@ use crate::diag::{Code, Diagnostic};
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Tok {
     Ident(String),
+    /// A string literal, escapes decoded.
     Str(String),
     Char,
-    Int(i64),
+    /// An integer literal's magnitude (a leading `-` is a separate token),
+    /// with its type suffix when it has one (`255u8`).
+    Int(u128),
     Float,
     Punct(&'static str),
+    /// A character that starts no token (`#`, `&`, `é` outside a literal).
+    /// Inside a skipped body it is skipped like any token; where the
+    /// reader is strict it is SPX-P001.
+    Unknown(char),
     Eof,
 }
 
@@ -28,6 +35,7 @@ impl Tok {
             Tok::Int(_) => "an integer literal".to_owned(),
             Tok::Float => "a float literal".to_owned(),
             Tok::Punct(p) => format!("`{p}`"),
+            Tok::Unknown(c) => format!("`{}`", c.escape_debug()),
             Tok::Eof => "the end of the file".to_owned(),
         }
     }
@@ -40,11 +48,35 @@ pub(crate) struct Token {
     pub pos: Pos,
 }
 
-/// Punctuation, longest first so that `::` wins over `:`.
-const PUNCT: [&str; 30] = [
+/// Punctuation, longest first so that `::` wins over `:`. (`|` separates
+/// match patterns; any other character that starts no token is a
+/// [`Tok::Unknown`].)
+const PUNCT: [&str; 31] = [
     "::", "->", "=>", "==", "!=", "<=", ">=", "&&", "||", "@", "(", ")", "{", "}", "[", "]", ":",
-    ".", ",", ";", "=", "<", ">", "+", "-", "*", "/", "%", "?", "!",
+    ".", ",", ";", "=", "<", ">", "+", "-", "*", "/", "%", "?", "!", "|",
 ];
+
+/// The integer type suffixes (`0usize`, `255u8`, `-7i32`) and the largest
+/// magnitude each admits: the type's maximum, or for a signed type its
+/// minimum's magnitude, since the `-` is a separate token.
+const INT_SUFFIXES: [(&str, u128); 12] = [
+    ("i8", 1 << 7),
+    ("i16", 1 << 15),
+    ("i32", 1 << 31),
+    ("i64", 1 << 63),
+    ("i128", 1 << 127),
+    ("isize", 1 << 63),
+    ("u8", u8::MAX as u128),
+    ("u16", u16::MAX as u128),
+    ("u32", u32::MAX as u128),
+    ("u64", u64::MAX as u128),
+    ("u128", u128::MAX),
+    ("usize", u64::MAX as u128),
+];
+
+/// The largest magnitude of an unsuffixed integer literal: an `i64`'s
+/// (`-9223372036854775808` is a `-` and this literal).
+const UNSUFFIXED_MAX: u128 = 1 << 63;
 
 pub(crate) fn error(
     path: &str,
@@ -121,6 +153,7 @@ impl Lexer<'_> {
                 Some('\\') => {
                     let e = self.bump();
                     s.push(match e {
+                        Some('u') => self.unicode_escape(here)?,
                         Some('n') => '\n',
                         Some('r') => '\r',
                         Some('t') => '\t',
@@ -149,6 +182,44 @@ impl Lexer<'_> {
                 }
                 Some(c) => s.push(c),
             }
+        }
+    }
+
+    /// The rest of a `\u{1..6 hex}` escape in a string literal, after the
+    /// `u`; `here` is where its backslash is.
+    fn unicode_escape(&mut self, here: Pos) -> Result<char, Diagnostic> {
+        let bad = |l: &Self| {
+            l.err(
+                codes::STRING_ESCAPE,
+                "syntax.string_escape",
+                "invalid `\\u{…}` escape in a string literal: it takes 1 to 6 hex digits naming a Unicode scalar value".to_owned(),
+                l.since(here),
+            )
+            .with_help("write a code point such as `\\u{1f600}` (not a surrogate, at most `\\u{10ffff}`)")
+        };
+        if self.peek(0) != Some('{') {
+            return Err(bad(self));
+        }
+        self.bump();
+        let mut v: u32 = 0;
+        let mut n = 0;
+        loop {
+            match self.peek(0) {
+                Some('}') => {
+                    self.bump();
+                    break;
+                }
+                Some(c) if c.is_ascii_hexdigit() && n < 6 => {
+                    self.bump();
+                    v = v * 16 + c.to_digit(16).unwrap_or(0);
+                    n += 1;
+                }
+                _ => return Err(bad(self)),
+            }
+        }
+        match char::from_u32(v) {
+            Some(c) if n > 0 => Ok(c),
+            _ => Err(bad(self)),
         }
     }
 
@@ -207,27 +278,77 @@ impl Lexer<'_> {
             while self.peek(0).is_some_and(|c| c.is_ascii_digit()) {
                 self.bump();
             }
-            if self.peek(0) == Some('f')
-                && self.peek(1) == Some('3')
-                && self.peek(2) == Some('2')
-                && !self
-                    .peek(3)
-                    .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
-            {
-                self.bump();
-                self.bump();
-                self.bump();
-            }
+            self.float_suffix();
             return Ok(Tok::Float);
         }
-        text.parse::<i64>().map(Tok::Int).map_err(|_| {
-            self.err(
+        if self.float_suffix() {
+            return Ok(Tok::Float);
+        }
+        // A type suffix is the identifier that follows the digits directly.
+        let mut k = 0;
+        let mut word = String::new();
+        while let Some(c) = self
+            .peek(k)
+            .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+        {
+            word.push(c);
+            k += 1;
+        }
+        let suffix = INT_SUFFIXES.iter().find(|(name, _)| *name == word);
+        if suffix.is_some() {
+            for _ in 0..k {
+                self.bump();
+            }
+        }
+        let (ty, max) = suffix.copied().unwrap_or(("i64", UNSUFFIXED_MAX));
+        let value = text
+            .bytes()
+            .try_fold(0u128, |v, d| {
+                v.checked_mul(10)?.checked_add(u128::from(d - b'0'))
+            })
+            .filter(|v| *v <= max);
+        match value {
+            Some(v) => Ok(Tok::Int(v)),
+            None if suffix.is_none() => Err(self.err(
                 codes::INTEGER_RANGE,
                 "syntax.integer_range",
                 format!("integer literal `{text}` does not fit in an i64"),
                 self.since(start),
+            )),
+            None => Err(self
+                .err(
+                    codes::INTEGER_RANGE,
+                    "syntax.integer_range",
+                    format!("integer literal `{text}{ty}` does not fit in its type `{ty}`"),
+                    self.since(start),
+                )
+                .with_help(format!(
+                    "a `{ty}` literal is at most {max}{}; use a wider type suffix",
+                    if ty.starts_with('i') {
+                        " in magnitude"
+                    } else {
+                        ""
+                    }
+                ))),
+        }
+    }
+
+    /// Consumes an `f32` or `f64` suffix directly after a number.
+    fn float_suffix(&mut self) -> bool {
+        let is_suffix = self.peek(0) == Some('f')
+            && matches!(
+                (self.peek(1), self.peek(2)),
+                (Some('3'), Some('2')) | (Some('6'), Some('4'))
             )
-        })
+            && !self
+                .peek(3)
+                .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+        if is_suffix {
+            self.bump();
+            self.bump();
+            self.bump();
+        }
+        is_suffix
     }
 
     fn next(&mut self) -> Result<Token, Diagnostic> {
@@ -283,14 +404,8 @@ impl Lexer<'_> {
                     Tok::Punct(p)
                 }
                 None => {
-                    let mut at = pos;
-                    at.end = at.start + c.len_utf8() as u32;
-                    return Err(self.err(
-                        codes::UNEXPECTED_CHARACTER,
-                        "syntax.unexpected_character",
-                        format!("unexpected character `{}`", c.escape_debug()),
-                        at,
-                    ));
+                    self.bump();
+                    Tok::Unknown(c)
                 }
             }
         };
@@ -338,9 +453,12 @@ mod tests {
     /// a refusal covers what was read of the bad literal.
     #[test]
     fn tokens_carry_byte_spans() {
-        // `é` starts no token: the refusal covers its two bytes.
+        // `é` starts no token: its token (refused where the reader is
+        // strict, SPX-P001) covers its two bytes.
+        let t = lex("t.spx", "é x").unwrap();
+        assert_eq!(t[0].tok, Tok::Unknown('é'));
         assert_eq!(
-            lex("t.spx", "é x").unwrap_err().location,
+            t[0].pos.location("t.spx"),
             crate::diag::Location::Source {
                 path: "t.spx".into(),
                 line: 1,
@@ -435,5 +553,98 @@ mod tests {
             let e = lex("t.spx", bad).unwrap_err();
             assert_eq!(e.rule, "syntax.char_literal", "{bad}");
         }
+    }
+
+    #[test]
+    fn unicode_escapes_in_strings() {
+        assert_eq!(
+            toks(r#""a\u{41}\u{1f600}\u{0}\u{10FFFF}""#),
+            vec![Tok::Str("aA\u{1f600}\u{0}\u{10ffff}".into()), Tok::Eof]
+        );
+        for bad in [
+            r#""\u{}""#,
+            r#""\u{1234567}""#,
+            r#""\u{D800}""#,
+            r#""\u{110000}""#,
+            r#""\u41""#,
+            r#""\u{4g}""#,
+            r#""\u{41""#,
+        ] {
+            let e = lex("t.spx", bad).unwrap_err();
+            assert_eq!(
+                (e.code, e.rule),
+                (codes::STRING_ESCAPE, "syntax.string_escape"),
+                "{bad}"
+            );
+            assert!(e.help.is_some(), "{bad}");
+            // Located at the backslash.
+            assert!(
+                e.location.to_string().starts_with("t.spx:1:2"),
+                "{bad}: {e}"
+            );
+        }
+    }
+
+    #[test]
+    fn integer_suffixes_and_ranges() {
+        assert_eq!(
+            toks("0usize 255u8 7i32 18446744073709551615usize 9223372036854775808 128i8 1f32 2.5f64 3x"),
+            vec![
+                Tok::Int(0),
+                Tok::Int(255),
+                Tok::Int(7),
+                Tok::Int(u128::from(u64::MAX)),
+                Tok::Int(1 << 63),
+                Tok::Int(128),
+                Tok::Float,
+                Tok::Float,
+                Tok::Int(3),
+                Tok::Ident("x".into()),
+                Tok::Eof
+            ]
+        );
+        for (bad, msg) in [
+            (
+                "256u8",
+                "integer literal `256u8` does not fit in its type `u8`",
+            ),
+            (
+                "18446744073709551616usize",
+                "integer literal `18446744073709551616usize` does not fit in its type `usize`",
+            ),
+            (
+                "129i8",
+                "integer literal `129i8` does not fit in its type `i8`",
+            ),
+            (
+                "9223372036854775809",
+                "integer literal `9223372036854775809` does not fit in an i64",
+            ),
+        ] {
+            let e = lex("t.spx", bad).unwrap_err();
+            assert_eq!(
+                (e.code, e.rule, e.message.as_str()),
+                (codes::INTEGER_RANGE, "syntax.integer_range", msg)
+            );
+            assert_eq!(e.location.to_string(), "t.spx:1:1");
+        }
+        assert!(lex("t.spx", "256u8").unwrap_err().help.is_some());
+    }
+
+    #[test]
+    fn unknown_characters_are_tokens() {
+        assert_eq!(
+            toks("a | b # c & d"),
+            vec![
+                Tok::Ident("a".into()),
+                Tok::Punct("|"),
+                Tok::Ident("b".into()),
+                Tok::Unknown('#'),
+                Tok::Ident("c".into()),
+                Tok::Unknown('&'),
+                Tok::Ident("d".into()),
+                Tok::Eof
+            ]
+        );
     }
 }

@@ -3,12 +3,16 @@
 //! in `docs/SOURCE.md`.
 
 mod check;
+pub mod docs;
 mod help;
 mod lex;
+pub mod manifest;
 pub mod model;
 mod parse;
 mod text;
+pub mod workspace;
 
+pub use docs::Docs;
 pub use text::BUILTIN_NAMES;
 
 pub use model::*;
@@ -72,6 +76,26 @@ pub mod codes {
     pub const FUNCTION_FIELD: Code = Code("SPX-T287");
     /// `identity.automatic`: a warning for every automatic identity.
     pub const AUTOMATIC_IDENTITY: Code = Code("SPX-W001");
+    /// A note: `syntax.unknown_item` (an item the reader does not know was
+    /// skipped by its delimiters) or `syntax.unknown_character` (a
+    /// character the lexer does not know was skipped inside a skipped
+    /// construct).
+    pub const SKIPPED: Code = Code("SPX-N001");
+    /// `project.unknown_module`: a `use type` names a module that is not in
+    /// the project (refused when a derivation reaches it).
+    pub const UNKNOWN_MODULE: Code = Code("SPX-J001");
+    /// `project.unknown_id`: a `use type` names an id its module does not
+    /// declare (refused when a derivation reaches it).
+    pub const UNKNOWN_ID: Code = Code("SPX-J002");
+    /// `project.duplicate_id`: two modules of a project declare one
+    /// persistent stable id.
+    pub const PROJECT_DUPLICATE_ID: Code = Code("SPX-J003");
+    /// `project.duplicate_module`: two sources of a project declare one
+    /// module.
+    pub const DUPLICATE_MODULE: Code = Code("SPX-J004");
+    /// `project.source_missing`: a source listed in the manifest does not
+    /// exist.
+    pub const SOURCE_MISSING: Code = Code("SPX-J005");
 }
 
 /// Reads and checks one module. `path` is used only in diagnostics, exactly
@@ -86,7 +110,9 @@ pub fn read_module(path: &str, text: &str) -> Result<Module, Vec<Diagnostic>> {
 fn read_unexplained(path: &str, text: &str) -> Result<Module, Vec<Diagnostic>> {
     let toks = lex::lex(path, text).map_err(|d| vec![d])?;
     let raw = parse::parse(path, &toks).map_err(|d| vec![d])?;
-    check::check(path, raw)
+    let mut module = check::check(path, raw)?;
+    module.docs = docs::read(text, &toks, &module);
+    Ok(module)
 }
 
 #[cfg(test)]

@@ -89,6 +89,8 @@ pub enum Builtin {
     U8,
     /// `usize`
     Usize,
+    /// `u32` (today's language; not a scalar of FORMAT.md §3)
+    U32,
     /// `string`
     String,
     /// `Bytes`
@@ -112,6 +114,7 @@ impl Builtin {
             "i64" => Builtin::I64,
             "u8" => Builtin::U8,
             "usize" => Builtin::Usize,
+            "u32" => Builtin::U32,
             "string" => Builtin::String,
             "Bytes" => Builtin::Bytes,
             "char" => Builtin::Char,
@@ -123,9 +126,66 @@ impl Builtin {
     }
 
     /// True for the Copy scalars of semaprax "Copy Variants"
-    /// (`bool i32 i64 u8 usize char f32 f64`).
+    /// (`bool i32 i64 u8 usize u32 char f32 f64`).
     pub const fn is_copy_scalar(self) -> bool {
         !matches!(self, Builtin::String | Builtin::Bytes | Builtin::Str)
+    }
+
+    /// The name as written in source.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Builtin::Bool => "bool",
+            Builtin::I32 => "i32",
+            Builtin::I64 => "i64",
+            Builtin::U8 => "u8",
+            Builtin::Usize => "usize",
+            Builtin::U32 => "u32",
+            Builtin::String => "string",
+            Builtin::Bytes => "Bytes",
+            Builtin::Char => "char",
+            Builtin::F32 => "f32",
+            Builtin::F64 => "f64",
+            Builtin::Str => "str",
+        }
+    }
+}
+
+/// A builtin generic type of one type argument (today's language):
+/// `Vec<T>`, `Box<T>`, `List<T>`, `Iter<T>`. Read in any field; refused by
+/// derivation (`type.field.unsupported`: bounded lists are not part of
+/// Agent Interaction Schema v1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Container {
+    /// `Vec<T>`
+    Vec,
+    /// `Box<T>`
+    Box,
+    /// `List<T>`
+    List,
+    /// `Iter<T>`
+    Iter,
+}
+
+impl Container {
+    /// The container named `name`, if any.
+    pub fn from_name(name: &str) -> Option<Container> {
+        Some(match name {
+            "Vec" => Container::Vec,
+            "Box" => Container::Box,
+            "List" => Container::List,
+            "Iter" => Container::Iter,
+            _ => return None,
+        })
+    }
+
+    /// The name as written in source.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Container::Vec => "Vec",
+            Container::Box => "Box",
+            Container::List => "List",
+            Container::Iter => "Iter",
+        }
     }
 }
 
@@ -168,6 +228,13 @@ pub enum TypeExpr {
     },
     /// `Slice<T>`
     Slice(Box<TypeExpr>),
+    /// `Vec<T>`, `Box<T>`, `List<T>` or `Iter<T>`.
+    Container {
+        /// Which builtin generic.
+        kind: Container,
+        /// Its type argument.
+        elem: Box<TypeExpr>,
+    },
     /// `fn(A, B) -> R`
     Fn {
         /// Parameter types.
@@ -234,6 +301,36 @@ pub struct TypeDecl {
     pub pos: Pos,
 }
 
+/// One `use type @id("X") from a.b as Alias;` clause.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Import {
+    /// The alias the module uses.
+    pub alias: String,
+    /// The imported persistent id.
+    pub stable_id: String,
+    /// The module path after `from`.
+    pub from: String,
+    /// The whole clause, from `use` to its end.
+    pub pos: Pos,
+}
+
+impl TypeDecl {
+    /// Every stable id the declaration introduces, in source order: its
+    /// own, then its fields', then each case's and its fields', with
+    /// whether it is persistent and where it is named.
+    pub fn ids(&self) -> impl Iterator<Item = (&str, bool, Pos)> + '_ {
+        fn field(f: &FieldDecl) -> (&str, bool, Pos) {
+            (f.stable_id.as_str(), f.persistent, f.pos)
+        }
+        std::iter::once((self.stable_id.as_str(), self.persistent, self.pos))
+            .chain(self.fields.iter().map(field))
+            .chain(self.cases.iter().flat_map(move |k| {
+                std::iter::once((k.stable_id.as_str(), k.persistent, k.pos))
+                    .chain(k.fields.iter().map(field))
+            }))
+    }
+}
+
 /// One read and checked `.spx` module.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Module {
@@ -241,11 +338,22 @@ pub struct Module {
     pub path: String,
     /// The module path from `module a.b.c;`.
     pub name: String,
+    /// Where the module path is in the header.
+    pub name_pos: Pos,
     /// Every modelled declaration in source order, followed by the prelude
     /// declarations (`Option`, `Result`).
     pub decls: Vec<TypeDecl>,
+    /// The `use type` imports, in source order (a field whose type is one
+    /// of their aliases has a [`Target::Alias`]).
+    pub imports: Vec<Import>,
     /// Warnings (for example automatic identities).
     pub warnings: Vec<Diagnostic>,
+    /// Notes (severity [`crate::Severity::Note`]): what the reader skipped
+    /// without knowing it (`spx check --verbose`).
+    pub notes: Vec<Diagnostic>,
+    /// The documentation of declarations, fields and cases, by stable id
+    /// ([`super::docs`]); never part of the schema's identity.
+    pub docs: super::Docs,
 }
 
 impl Module {
@@ -255,5 +363,20 @@ impl Module {
             .iter()
             .enumerate()
             .find(|(_, d)| d.stable_id == stable_id)
+    }
+
+    /// The `use type` import whose alias is `alias`.
+    pub fn import(&self, alias: &str) -> Option<&Import> {
+        self.imports.iter().find(|i| i.alias == alias)
+    }
+
+    /// Where the declaration, field or case with this stable id is named.
+    pub fn position_of(&self, stable_id: &str) -> Option<Pos> {
+        for d in self.decls.iter().filter(|d| !d.prelude) {
+            if let Some((_, _, pos)) = d.ids().find(|(id, _, _)| *id == stable_id) {
+                return Some(pos);
+            }
+        }
+        None
     }
 }

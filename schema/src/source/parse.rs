@@ -2,11 +2,25 @@
 //! variant, class fields, resource) and structural skipping of everything
 //! else. It produces an unresolved syntax tree; [`super::check`] resolves
 //! names and runs the declaration checks.
+//!
+//! Inside the modelled declarations the parser is strict. Outside them an
+//! item it does not model is skipped by balanced delimiters (or up to its
+//! `;`): known items (`fn`, `impl`, `law`, …) silently, anything else with
+//! a note (SPX-N001), never with an error as long as the delimiters
+//! balance.
 
 use super::codes;
 use super::lex::{error, Tok, Token};
 use super::model::{DeclKind, Pos};
 use crate::diag::{Code, Diagnostic};
+
+/// A note: the reader skipped something it does not model (`spx check
+/// --verbose` shows them).
+fn note(path: &str, rule: &'static str, msg: String, pos: Pos, help: &str) -> Diagnostic {
+    Diagnostic::note(codes::SKIPPED, rule, msg)
+        .at(pos.location(path))
+        .with_help(help)
+}
 
 /// A type as written, names not yet resolved.
 #[derive(Debug, Clone, PartialEq)]
@@ -63,18 +77,44 @@ pub(crate) struct RawUse {
     /// `type`, `function` or `protocol`.
     pub kind: String,
     pub id: String,
+    /// The module path after `from`.
+    pub from: String,
     pub alias: String,
+    /// Where the `use` keyword is.
     pub pos: Pos,
+    /// The whole clause, from `use` to its end.
+    pub clause: Pos,
 }
 
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct RawModule {
     pub name: String,
+    pub name_pos: Pos,
     pub uses: Vec<RawUse>,
     pub decls: Vec<RawDecl>,
+    /// What was skipped without being known (SPX-N001).
+    pub notes: Vec<Diagnostic>,
 }
 
-const ITEM_KEYWORDS: [&str; 10] = [
+/// The keywords of the declarations the reader models (strict).
+const MODELLED: [&str; 4] = ["record", "variant", "class", "resource"];
+
+/// Where a skip ends (besides the next item at depth 0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ends {
+    /// Only at the next item.
+    AtItem,
+    /// Also after a `;` at depth 0 (`law` items).
+    Semicolon,
+    /// Also after a `;` at depth 0 or after a `{…}` group closes at depth
+    /// 0 (an unknown item).
+    SemicolonOrBlock,
+    /// Exactly one balanced group: `(…)`, `[…]` or `{…}` (a resource body,
+    /// an attribute's arguments).
+    Group,
+}
+
+const ITEM_KEYWORDS: [&str; 11] = [
     "record",
     "variant",
     "class",
@@ -85,6 +125,7 @@ const ITEM_KEYWORDS: [&str; 10] = [
     "agent",
     "impl",
     "fn",
+    "law",
 ];
 
 /// Type expressions nest at most this deep (no input may exhaust the stack).
@@ -95,6 +136,7 @@ struct Parser<'a> {
     toks: &'a [Token],
     i: usize,
     nesting: usize,
+    notes: Vec<Diagnostic>,
 }
 
 type PResult<T> = Result<T, Diagnostic>;
@@ -143,6 +185,14 @@ impl Parser<'_> {
     }
 
     fn unexpected(&self, expected: &str) -> Diagnostic {
+        if let Tok::Unknown(c) = self.tok(0) {
+            return self.err(
+                codes::UNEXPECTED_CHARACTER,
+                "syntax.unexpected_character",
+                format!("unexpected character `{}`", c.escape_debug()),
+                self.pos(),
+            );
+        }
         self.err(
             codes::UNEXPECTED_TOKEN,
             "syntax.unexpected_token",
@@ -153,10 +203,8 @@ impl Parser<'_> {
 
     /// The missing `,` after a field or case (`what`) spanning `item`:
     /// located just after its last character, where the comma goes.
-    fn missing_comma(&self, what: &str, item: Pos) -> Diagnostic {
-        let d = self.unexpected(&format!(
-            "`,` after the {what} (a comma after every {what} is mandatory)"
-        ));
+    fn missing_comma(&self, what: &str, rule: &str, item: Pos) -> Diagnostic {
+        let d = self.unexpected(&format!("`,` after the {what} ({rule})"));
         let last = self.last();
         // Tokens that end a field or case (names, `>`, `]`, `}`) are ASCII:
         // their byte length is their width in characters.
@@ -247,10 +295,14 @@ impl Parser<'_> {
     }
 
     /// Skips tokens, keeping (), [] and {} balanced, until `stop` holds at
-    /// depth 0. Always consumes at least one token.
-    fn skip(&mut self, stop: fn(&Self) -> bool) -> PResult<()> {
+    /// depth 0 (or, by `ends`, just after a `;` or a `{…}` group at depth
+    /// 0). Always consumes at least one token. A character the lexer does
+    /// not know is skipped like any token, with a note (the first one of
+    /// this skip).
+    fn skip(&mut self, stop: fn(&Self) -> bool, ends: Ends) -> PResult<()> {
         let mut stack: Vec<(&'static str, Pos)> = Vec::new();
         let mut first = true;
+        let mut noted = false;
         loop {
             if stack.is_empty() && !first && stop(self) {
                 return Ok(());
@@ -277,7 +329,16 @@ impl Parser<'_> {
                         _ => "{",
                     };
                     match stack.pop() {
-                        Some((open, _)) if open == want => {}
+                        Some((open, _)) if open == want => {
+                            let block = *p == "}" && ends == Ends::SemicolonOrBlock;
+                            if stack.is_empty() && (block || ends == Ends::Group) {
+                                self.advance();
+                                if block {
+                                    self.eat_punct(";");
+                                }
+                                return Ok(());
+                            }
+                        }
                         Some((open, at)) => {
                             return Err(self.err(
                                 codes::UNBALANCED,
@@ -299,9 +360,73 @@ impl Parser<'_> {
                         }
                     }
                 }
+                Tok::Punct(";")
+                    if stack.is_empty()
+                        && matches!(ends, Ends::Semicolon | Ends::SemicolonOrBlock) =>
+                {
+                    self.advance();
+                    return Ok(());
+                }
+                Tok::Unknown(c) if !noted => {
+                    noted = true;
+                    let msg = format!(
+                        "skipped the character `{}`, which the reader does not know, inside a construct it skips",
+                        c.escape_debug()
+                    );
+                    self.notes.push(note(
+                        self.path,
+                        "syntax.unknown_character",
+                        msg,
+                        pos,
+                        "nothing to do if this is valid semaprax: only record, variant, class and resource declarations are read strictly",
+                    ));
+                }
                 _ => {}
             }
             self.advance();
+        }
+    }
+
+    /// Skips an item the reader does not know (its first token is not an
+    /// item keyword), with a note covering what was skipped.
+    fn skip_unknown_item(&mut self) -> PResult<()> {
+        let start = self.pos();
+        let what = self.tok(0).describe();
+        // The keywords of other languages for what a schema needs: the
+        // item is skipped, so say what a schema would need instead.
+        let help = match self.tok(0) {
+            Tok::Ident(k) if k == "enum" => "if this is meant as a schema type, write `variant`: a `.spx` enum is a `variant`, each case with an `@id`; otherwise nothing to do: the reader skips items it does not know by their delimiters",
+            Tok::Ident(k) if k == "struct" => "if this is meant as a schema type, write `record`: a `.spx` struct is a `record`, each field with an `@id`; otherwise nothing to do: the reader skips items it does not know by their delimiters",
+            _ => "nothing to do if this is valid semaprax: a schema needs only record, variant, class and resource declarations, so the reader skips other items by their delimiters",
+        };
+        self.skip(Self::at_item_start, Ends::SemicolonOrBlock)?;
+        let msg = format!("skipped an item the reader does not know, starting with {what}");
+        self.notes.push(note(
+            self.path,
+            "syntax.unknown_item",
+            msg,
+            start.to(self.last()),
+            help,
+        ));
+        Ok(())
+    }
+
+    /// After a failed `@id`: true when the attributes, read leniently,
+    /// stand before a modelled declaration (or nothing), where the error
+    /// stands; false when they stand before an item that is skipped.
+    fn attributes_before_modelled(&mut self) -> bool {
+        while self.eat_punct("@") {
+            if matches!(self.tok(0), Tok::Ident(_)) {
+                self.advance();
+            }
+            if self.is_punct(0, "(") && self.skip(|_| false, Ends::Group).is_err() {
+                return true;
+            }
+        }
+        match self.tok(0) {
+            Tok::Eof => true,
+            Tok::Ident(k) => MODELLED.contains(&k.as_str()),
+            _ => false,
         }
     }
 
@@ -444,7 +569,7 @@ impl Parser<'_> {
         Ok(out)
     }
 
-    /// `[@id] name: Type,`
+    /// `[@id] name: Type,` (the comma is optional before the closing `}`).
     fn field(&mut self) -> PResult<RawField> {
         let id = self.id_attr()?;
         let (name, pos) = self.ident("a field name")?;
@@ -452,8 +577,12 @@ impl Parser<'_> {
         let ty_start = self.pos();
         let ty = self.ty()?;
         let ty_pos = ty_start.to(self.last());
-        if !self.eat_punct(",") {
-            return Err(self.missing_comma("field", ty_start.to(self.last())));
+        if !self.eat_punct(",") && !self.is_punct(0, "}") {
+            return Err(self.missing_comma(
+                "field",
+                "a comma separates fields; only the last may omit it",
+                ty_start.to(self.last()),
+            ));
         }
         Ok(RawField {
             id,
@@ -485,7 +614,11 @@ impl Parser<'_> {
                 Vec::new()
             };
             if !self.eat_punct(",") {
-                return Err(self.missing_comma("case", pos.to(self.last())));
+                return Err(self.missing_comma(
+                    "case",
+                    "a comma after every case is mandatory",
+                    pos.to(self.last()),
+                ));
             }
             out.push(RawCase {
                 id,
@@ -508,7 +641,7 @@ impl Parser<'_> {
             let save = self.i;
             let id = self.id_attr()?;
             if ident_is(self.tok(0), "fn") && matches!(self.tok(1), Tok::Ident(_)) {
-                self.skip(Self::at_class_member_start)?;
+                self.skip(Self::at_class_member_start, Ends::AtItem)?;
                 continue;
             }
             if matches!(self.tok(0), Tok::Ident(_)) && self.is_punct(1, ":") {
@@ -524,7 +657,9 @@ impl Parser<'_> {
     fn module(&mut self) -> PResult<RawModule> {
         self.keyword("module")
             .map_err(|_| self.unexpected("`module a.b.c;` first"))?;
+        let name_start = self.pos();
         let name = self.path("a module path")?;
+        let name_pos = name_start.to(self.last());
         self.eat_punct(";");
 
         let mut uses = Vec::new();
@@ -543,36 +678,51 @@ impl Parser<'_> {
             }
             let (id, _) = self.attribute()?;
             self.keyword("from")?;
-            self.path("a module path after `from`")?;
+            let from = self.path("a module path after `from`")?;
             self.keyword("as")?;
             let (alias, _) = self.ident("an alias name after `as`")?;
             self.eat_punct(";");
             uses.push(RawUse {
                 kind,
                 id,
+                from,
                 alias,
                 pos,
+                clause: pos.to(self.last()),
             });
         }
 
-        if ident_is(self.tok(0), "permit") {
+        if ident_is(self.tok(0), "permit") && self.is_punct(1, "{") {
             self.advance();
-            self.expect_punct("{", "after `permit`")?;
-            while !self.eat_punct("}") {
-                self.path("an effect path")?;
-                if !self.eat_punct(",") {
-                    self.expect_punct("}", "to close the permit set")?;
-                    break;
-                }
-            }
+            self.skip(|_| false, Ends::Group)?;
         }
 
         let mut decls = Vec::new();
         loop {
             if *self.tok(0) == Tok::Eof {
-                return Ok(RawModule { name, uses, decls });
+                return Ok(RawModule {
+                    name,
+                    name_pos,
+                    uses,
+                    decls,
+                    notes: std::mem::take(&mut self.notes),
+                });
             }
-            let id = self.id_attr()?;
+            let item = self.i;
+            let id = match self.id_attr() {
+                Ok(id) => id,
+                Err(e) => {
+                    // An attribute the reader does not know stands on an
+                    // item it skips: skip both.
+                    self.i = item;
+                    if self.attributes_before_modelled() {
+                        return Err(e);
+                    }
+                    self.i = item;
+                    self.skip_unknown_item()?;
+                    continue;
+                }
+            };
             let kind = match self.tok(0) {
                 Tok::Ident(k) if self.at_item_start() => match k.as_str() {
                     "record" => Some(DeclKind::Record),
@@ -581,7 +731,7 @@ impl Parser<'_> {
                     "resource" => Some(DeclKind::Resource),
                     _ => None,
                 },
-                Tok::Ident(k) if ITEM_KEYWORDS.contains(&k.as_str()) => {
+                Tok::Ident(k) if MODELLED.contains(&k.as_str()) => {
                     let what = format!("a name after `{k}`");
                     self.advance();
                     return Err(self.unexpected(&what));
@@ -592,13 +742,19 @@ impl Parser<'_> {
                     ))
                 }
                 _ => {
-                    return Err(self.unexpected(
-                        "an item (record, variant, class, resource, interface, protocol, session, agent, impl, fn)",
-                    ))
+                    self.skip_unknown_item()?;
+                    continue;
                 }
             };
             let Some(kind) = kind else {
-                self.skip(Self::at_item_start)?;
+                // `law` items end at their `;`; the other known items at
+                // the next item.
+                let ends = if ident_is(self.tok(0), "law") {
+                    Ends::Semicolon
+                } else {
+                    Ends::AtItem
+                };
+                self.skip(Self::at_item_start, ends)?;
                 continue;
             };
             self.advance();
@@ -616,13 +772,25 @@ impl Parser<'_> {
             match kind {
                 DeclKind::Record => decl.fields = self.fields()?,
                 DeclKind::Variant => decl.cases = self.cases()?,
-                DeclKind::Class => decl.fields = self.class_body()?,
+                DeclKind::Class => {
+                    // `class Dog : Animal { … }`: the bases are types.
+                    if self.eat_punct(":") {
+                        loop {
+                            self.ty()?;
+                            if !self.eat_punct(",") {
+                                break;
+                            }
+                        }
+                    }
+                    decl.fields = self.class_body()?;
+                }
                 DeclKind::Resource => {
                     if !self.eat_punct(";") {
                         if !self.is_punct(0, "{") {
                             return Err(self.unexpected("`;` or `{` after the resource name"));
                         }
-                        self.skip(Self::at_item_start)?;
+                        self.skip(|_| false, Ends::Group)?;
+                        self.eat_punct(";");
                     }
                 }
             }
@@ -638,6 +806,7 @@ pub(crate) fn parse(path: &str, toks: &[Token]) -> Result<RawModule, Diagnostic>
         toks,
         i: 0,
         nesting: 0,
+        notes: Vec::new(),
     }
     .module()
 }

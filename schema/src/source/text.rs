@@ -1,31 +1,12 @@
 //! Types as the user writes them: builtin names and type expressions as
 //! text, for listings and messages (`spx check`, helps, did-you-mean).
 
-use super::model::{Builtin, TypeExpr};
+use super::model::TypeExpr;
 
 /// Every builtin type name in field position, as written.
-pub const BUILTIN_NAMES: [&str; 11] = [
-    "bool", "i32", "i64", "u8", "usize", "string", "Bytes", "char", "f32", "f64", "str",
+pub const BUILTIN_NAMES: [&str; 12] = [
+    "bool", "i32", "i64", "u8", "usize", "u32", "string", "Bytes", "char", "f32", "f64", "str",
 ];
-
-impl Builtin {
-    /// The name as written (`Builtin::from_name(b.name()) == Some(b)`).
-    pub const fn name(self) -> &'static str {
-        match self {
-            Builtin::Bool => "bool",
-            Builtin::I32 => "i32",
-            Builtin::I64 => "i64",
-            Builtin::U8 => "u8",
-            Builtin::Usize => "usize",
-            Builtin::String => "string",
-            Builtin::Bytes => "Bytes",
-            Builtin::Char => "char",
-            Builtin::F32 => "f32",
-            Builtin::F64 => "f64",
-            Builtin::Str => "str",
-        }
-    }
-}
 
 impl TypeExpr {
     /// The type as written: `i64`, `Option<string>`, `[u8; 4]`,
@@ -38,6 +19,7 @@ impl TypeExpr {
             TypeExpr::Named { name, args, .. } => format!("{name}<{}>", list(args)),
             TypeExpr::Array { elem, len } => format!("[{}; {len}]", elem.text()),
             TypeExpr::Slice(e) => format!("Slice<{}>", e.text()),
+            TypeExpr::Container { kind, elem } => format!("{}<{}>", kind.name(), elem.text()),
             TypeExpr::Fn { params, ret } => match ret {
                 Some(r) => format!("fn({}) -> {}", list(params), r.text()),
                 None => format!("fn({})", list(params)),
@@ -48,6 +30,7 @@ impl TypeExpr {
 
 #[cfg(test)]
 mod tests {
+    use super::super::model::Builtin;
     use super::*;
 
     #[test]

@@ -28,7 +28,7 @@ use crate::diag::Diagnostic;
 use crate::graph::{limits, Case, Field, FieldType, Repr, TypeKind};
 use crate::json::push::{Push, Resume, Start, Stop, Tok};
 use crate::json::{Bom, Duplicates, Numbers, Options};
-use crate::project::Dialect;
+use crate::project::{Dialect, KeyMap};
 use crate::quote::push_pointer_token;
 use crate::scalar::{byte_element, parse_integer, Int};
 use crate::schema::Schema;
@@ -176,8 +176,14 @@ struct Hold {
 /// the same code, rule and pointer wherever the text has one violation).
 /// A refusal carries in [`Diagnostic::offset`] the offset of the byte that
 /// decided it; the first one is final.
+///
+/// Under a grammar dialect ([`Dialect::is_grammar`]) the model wrote the
+/// canonical value document itself, and admission is the strict decoder:
+/// so is this stream ([`super::StreamDecoder`]).
 #[derive(Debug)]
 pub struct StreamAdmitter<'s> {
+    /// The streaming decoder, under a grammar dialect.
+    canonical: Option<Box<super::StreamDecoder<'s>>>,
     push: Push,
     st: State<'s>,
     utf8: Utf8,
@@ -188,7 +194,8 @@ pub struct StreamAdmitter<'s> {
 #[derive(Debug)]
 struct State<'s> {
     schema: &'s Schema,
-    dialect: Dialect,
+    /// The dialect's keys: how admission names and finds each field.
+    keys: KeyMap,
     wraps: bool,
     shortest: &'s Shortest,
     stack: Vec<Level>,
@@ -214,10 +221,13 @@ impl<'s> StreamAdmitter<'s> {
     /// projection, before the first byte.
     pub fn new(schema: &'s Schema, dialect: Dialect) -> StreamAdmitter<'s> {
         StreamAdmitter {
+            canonical: dialect
+                .is_grammar()
+                .then(|| Box::new(super::StreamDecoder::new(schema))),
             push: Push::new(admit::OPTIONS),
             st: State {
                 schema,
-                dialect,
+                keys: KeyMap::new(schema, dialect),
                 wraps: dialect.wraps_root(schema),
                 shortest: &schema.stream_plan().shortest,
                 stack: Vec::new(),
@@ -240,11 +250,17 @@ impl<'s> StreamAdmitter<'s> {
 
     /// The number of bytes accepted so far.
     pub fn offset(&self) -> u64 {
-        self.push.pos()
+        match &self.canonical {
+            Some(d) => d.offset(),
+            None => self.push.pos(),
+        }
     }
 
     /// Reads the next chunk. `Err` is the refusal; it is final.
     pub fn feed(&mut self, chunk: &[u8]) -> Result<(), Diagnostic> {
+        if let Some(d) = &mut self.canonical {
+            return d.feed(chunk);
+        }
         self.st.collect = false;
         self.feed_chunk(chunk)
     }
@@ -256,6 +272,9 @@ impl<'s> StreamAdmitter<'s> {
         chunk: &[u8],
         on: &mut impl FnMut(Event),
     ) -> Result<(), Diagnostic> {
+        if let Some(d) = &mut self.canonical {
+            return d.feed_with(chunk, on);
+        }
         self.st.collect = true;
         let r = self.feed_chunk(chunk);
         for e in self.st.events.drain(..) {
@@ -272,6 +291,9 @@ impl<'s> StreamAdmitter<'s> {
     /// Ends the stream: the value and its canonical document, exactly as
     /// [`crate::admit::admit`] on the concatenated bytes, or the refusal.
     pub fn finish(mut self) -> Result<Decoded, Diagnostic> {
+        if let Some(d) = self.canonical.take() {
+            return d.finish();
+        }
         if let Some(d) = self.failed.take() {
             return Err(d);
         }
@@ -383,6 +405,16 @@ impl<'s> State<'s> {
             }
             None => self.column += s.chars().count(),
         }
+    }
+
+    /// The keys of the fields of type `ty` (its case `case`) in the
+    /// dialect, in declaration order (admission's words name them).
+    fn names(&self, ty: usize, case: Option<usize>) -> Vec<&str> {
+        self.keys
+            .field_keys(ty, case)
+            .iter()
+            .map(String::as_str)
+            .collect()
     }
 
     fn decl(&self, ty: usize, case: Option<usize>) -> &'s [Field] {
@@ -756,9 +788,9 @@ impl<'s> State<'s> {
                 self.model(d, ptr, seen, &Failure::NotObject { ty: *ty, node: 0 })
             }
             Wrong::FieldsNotObject { ty, case, ptr } => {
-                let decl = self.decl(*ty, *case);
+                let names = self.names(*ty, *case);
                 let d = Diagnostic::z205(RULE_SHAPE).at_pointer(ptr.clone());
-                self.model(d, ptr, seen, &Failure::FieldsNotObject { decl, node: 0 })
+                self.model(d, ptr, seen, &Failure::FieldsNotObject { names, node: 0 })
             }
             Wrong::CaseNotString { ty, ptr } => {
                 let cases = self.cases(*ty);
@@ -931,8 +963,6 @@ impl<'s> State<'s> {
 
     /// An object key, complete (and not a duplicate: the reader checked).
     fn key(&mut self, key: &str, at: u64) -> Result<(), Diagnostic> {
-        let schema = self.schema;
-        let dialect = self.dialect;
         match self.stack.last() {
             Some(Level::Wrap { .. }) => {
                 if key == "value" {
@@ -1027,28 +1057,35 @@ impl<'s> State<'s> {
                 let decl = self.decl(ty, case);
                 let mut p = ptr.clone();
                 push_pointer_token(&mut p, key);
-                match admit::field_index(schema, dialect, ty, case, key) {
+                // The keys that could still come: the safe key and the
+                // stable id of each field not yet named.
+                let open = |slots: &[Option<Value>]| -> Vec<&str> {
+                    decl.iter()
+                        .enumerate()
+                        .zip(slots.iter())
+                        .filter(|(_, s)| s.is_none())
+                        .flat_map(|((j, f), _)| {
+                            [self.keys.field_key(ty, case, j), f.stable_id.as_str()]
+                        })
+                        .collect()
+                };
+                match self.keys.field(ty, case, key) {
                     None => {
-                        let open: Vec<&str> = decl
-                            .iter()
-                            .zip(slots.iter())
-                            .filter(|(_, s)| s.is_none())
-                            .map(|(f, _)| f.stable_id.as_str())
-                            .collect();
-                        let off = self.key_impossible(key, at, &open);
-                        let failure = Failure::UnknownField { decl, key, node: 0 };
+                        let off = self.key_impossible(key, at, &open(slots));
+                        let failure = Failure::UnknownField {
+                            names: self.names(ty, case),
+                            key,
+                            node: 0,
+                        };
                         let d = Diagnostic::z206("value.fields.unknown").at_pointer(p.clone());
                         Err(self.model(d, &p, &Seen::unread(), &failure).at_offset(off))
                     }
                     Some(j) if slots.get(j).is_some_and(Option::is_some) => {
-                        // Two keys naming one field.
-                        let e = crate::json::ReadError {
-                            kind: crate::json::ErrorKind::DuplicateKey(key.to_owned()),
-                            offset: (at + 1) as usize,
-                            pointer: p,
-                        };
-                        let lc = self.line_column(at + 1);
-                        Err(admit::reader_refusal(e, lc).at_offset(at))
+                        // Its safe key and its stable id: two keys naming
+                        // one field, as admission refuses them.
+                        let off = self.key_impossible(key, at, &open(slots));
+                        let first = self.keys.field_key(ty, case, j);
+                        Err(crate::walk::same_field(p, first, key).at_offset(off))
                     }
                     Some(j) => {
                         if let Some(Level::Fields { member, .. }) = self.stack.last_mut() {
@@ -1308,7 +1345,8 @@ impl<'s> State<'s> {
                         Some(v) => out.push((field.stable_id.clone(), v)),
                         None => {
                             let mut p = ptr.clone();
-                            push_pointer_token(&mut p, &field.stable_id);
+                            let j = out.len();
+                            push_pointer_token(&mut p, self.keys.field_key(ty, case, j));
                             let failure = Failure::MissingField { field };
                             let d = Diagnostic::z206("value.fields.missing").at_pointer(p.clone());
                             return Err(self.model(d, &p, &Seen::unread(), &failure).at_offset(at));

@@ -1837,7 +1837,15 @@ impl StreamDecoder<'_> {
                 ptr.push_str("/fields");
                 let decl = self.frames.get(*k).map_or(&[][..], |f| self.decl(f));
                 let d = Diagnostic::z205(rules::VALUE_SHAPE).at_pointer(ptr.clone());
-                self.detail(d, &ptr, seen, &Failure::FieldsNotObject { decl, node: 0 })
+                self.detail(
+                    d,
+                    &ptr,
+                    seen,
+                    &Failure::FieldsNotObject {
+                        names: decl.iter().map(|f| f.stable_id.as_str()).collect(),
+                        node: 0,
+                    },
+                )
             }
             Shape::Case(k) => {
                 let mut ptr = self.frame_ptr(*k);
@@ -1935,7 +1943,11 @@ impl StreamDecoder<'_> {
                     d,
                     &ptr,
                     &seen,
-                    &Failure::UnknownField { decl, key, node: 0 },
+                    &Failure::UnknownField {
+                        names: decl.iter().map(|f| f.stable_id.as_str()).collect(),
+                        key,
+                        node: 0,
+                    },
                 )
             }
         }

@@ -22,13 +22,35 @@ mod words;
 
 pub(crate) use words::{expect_type, show, Failure, Found, Voice};
 
+/// Rule of a key repeated in one object (SPX-Z205), or of two keys that
+/// name one field.
+pub(crate) const RULE_DUPLICATE_KEY: &str = "duplicate_key";
+
+/// The refusal of `key`, at `at`, naming a field already named in the same
+/// object by another key (its safe key `first` and its stable id): Z205
+/// `duplicate_key` (admission's walk and the streaming admitter).
+pub(crate) fn same_field(at: String, first: &str, key: &str) -> Diagnostic {
+    let detail = format!(
+        "{}: the keys {} and {} name the same field; write it once, as {}",
+        show(&at),
+        quote(first),
+        quote(key),
+        quote(first)
+    );
+    Diagnostic::z205(RULE_DUPLICATE_KEY)
+        .at_pointer(at)
+        .with_detail(detail)
+}
+
 use std::collections::HashMap;
 
 use crate::decode::rules::VALUE_SHAPE;
 use crate::diag::Diagnostic;
 use crate::graph::{limits, Case, Field, FieldType, Repr, TypeKind};
 use crate::json::{Kind, Tree};
+use crate::project::KeyMap;
 use crate::quote::push_pointer_token;
+use crate::quote::quote;
 use crate::scalar::{parse_integer, Int};
 use crate::schema::Schema;
 use crate::value::Value;
@@ -42,6 +64,16 @@ pub(crate) struct Walk<'t, 'a> {
     tree: &'t Tree<'a>,
     schema: &'t Schema,
     voice: Voice,
+    /// The keys of a provider dialect (admission); `None`: field keys are
+    /// the stable ids (strict decoding).
+    keys: Option<&'t KeyMap>,
+}
+
+/// The fields object being walked: type `ty`, and its case for a variant.
+#[derive(Clone, Copy)]
+struct Scope {
+    ty: usize,
+    case: Option<usize>,
 }
 
 /// `ptr` with one more reference token.
@@ -58,7 +90,30 @@ impl<'t, 'a> Walk<'t, 'a> {
             tree,
             schema,
             voice,
+            keys: None,
         }
+    }
+
+    /// Field keys are read with `keys` (a dialect's safe keys, or the
+    /// stable ids) instead of the stable ids alone.
+    pub(crate) fn with_keys(mut self, keys: &'t KeyMap) -> Self {
+        self.keys = (!keys.is_identity()).then_some(keys);
+        self
+    }
+
+    /// The key under which field `j` of `scope` is written.
+    fn key_of<'f>(&'f self, scope: Scope, decl: &'f [Field], j: usize) -> &'f str {
+        match self.keys {
+            Some(k) => k.field_key(scope.ty, scope.case, j),
+            None => decl.get(j).map_or("", |f| f.stable_id.as_str()),
+        }
+    }
+
+    /// The keys of every field of `scope`, in declaration order.
+    fn keys_of<'f>(&'f self, scope: Scope, decl: &'f [Field]) -> Vec<&'f str> {
+        (0..decl.len())
+            .map(|j| self.key_of(scope, decl, j))
+            .collect()
     }
 
     /// The value of type `ty` (an index into the graph) at node `node`, whose
@@ -138,13 +193,18 @@ impl<'t, 'a> Walk<'t, 'a> {
         match &ty.kind {
             TypeKind::Record { fields } => {
                 self.exact_keys(node, &["fields"], ptr, VALUE_SHAPE)?;
-                let vals = self.fields_member(fields, node, depth, ptr)?;
+                let scope = Scope { ty: t, case: None };
+                let vals = self.fields_member(scope, fields, node, depth, ptr)?;
                 Ok(Value::Record(vals))
             }
             TypeKind::Variant { cases } => {
                 self.exact_keys(node, &["case", "fields"], ptr, VALUE_SHAPE)?;
-                let case = self.case(t, cases, node, ptr)?;
-                let vals = self.fields_member(&case.fields, node, depth, ptr)?;
+                let (j, case) = self.case(t, cases, node, ptr)?;
+                let scope = Scope {
+                    ty: t,
+                    case: Some(j),
+                };
+                let vals = self.fields_member(scope, &case.fields, node, depth, ptr)?;
                 Ok(Value::Variant {
                     case: case.stable_id.clone(),
                     fields: vals,
@@ -160,7 +220,7 @@ impl<'t, 'a> Walk<'t, 'a> {
         cases: &'g [Case],
         node: usize,
         ptr: &mut String,
-    ) -> Result<&'g Case, Diagnostic> {
+    ) -> Result<(usize, &'g Case), Diagnostic> {
         let c = self.tree.lookup(node, "case").unwrap_or(node);
         let len = ptr.len();
         ptr.push_str("/case");
@@ -169,7 +229,7 @@ impl<'t, 'a> Walk<'t, 'a> {
             return Err(self.fail(Diagnostic::z205(VALUE_SHAPE), ptr, failure));
         }
         let name = self.tree.text(c);
-        let Some(case) = cases.iter().find(|k| k.stable_id == *name) else {
+        let Some((j, case)) = cases.iter().enumerate().find(|(_, k)| k.stable_id == *name) else {
             let failure = Failure::UnknownCase {
                 ty: t,
                 cases,
@@ -178,12 +238,13 @@ impl<'t, 'a> Walk<'t, 'a> {
             return Err(self.fail(Diagnostic::z206("value.case"), ptr, failure));
         };
         ptr.truncate(len);
-        Ok(case)
+        Ok((j, case))
     }
 
     /// The `fields` member of `node`, against `decl`.
     fn fields_member(
         &self,
+        scope: Scope,
         decl: &[Field],
         node: usize,
         depth: usize,
@@ -192,7 +253,7 @@ impl<'t, 'a> Walk<'t, 'a> {
         let obj = self.tree.lookup(node, "fields").unwrap_or(node);
         let len = ptr.len();
         ptr.push_str("/fields");
-        let vals = self.walk_fields(decl, obj, depth, ptr)?;
+        let vals = self.walk_fields(scope, decl, obj, depth, ptr)?;
         ptr.truncate(len);
         Ok(vals)
     }
@@ -200,24 +261,32 @@ impl<'t, 'a> Walk<'t, 'a> {
     /// A fields object; `ptr` points at it.
     fn walk_fields(
         &self,
+        scope: Scope,
         decl: &[Field],
         obj: usize,
         depth: usize,
         ptr: &mut String,
     ) -> Result<Vec<(String, Value)>, Diagnostic> {
         if !self.is_object(obj) {
-            let failure = Failure::FieldsNotObject { decl, node: obj };
+            let failure = Failure::FieldsNotObject {
+                names: self.keys_of(scope, decl),
+                node: obj,
+            };
             return Err(self.fail(Diagnostic::z205(VALUE_SHAPE), ptr, failure));
         }
-        let slots = self.field_slots(decl, obj, ptr)?;
+        let slots = self.field_slots(scope, decl, obj, ptr)?;
         let mut out = Vec::with_capacity(decl.len());
-        for (field, slot) in decl.iter().zip(slots) {
+        for (j, (field, slot)) in decl.iter().zip(slots).enumerate() {
             let len = ptr.len();
-            push_pointer_token(ptr, &field.stable_id);
-            let Some(v) = slot else {
+            let Some((v, key)) = slot else {
+                push_pointer_token(ptr, self.key_of(scope, decl, j));
                 let failure = Failure::MissingField { field };
                 return Err(self.fail(Diagnostic::z206("value.fields.missing"), ptr, failure));
             };
+            match key {
+                Some(k) => push_pointer_token(ptr, &self.tree.text(k)),
+                None => push_pointer_token(ptr, &field.stable_id),
+            }
             let value = match field.ty {
                 FieldType::Scalar(r) => self.scalar(r, v, ptr)?,
                 FieldType::Nested(i) => self.walk_type(i, v, depth + 1, ptr)?,
@@ -229,14 +298,36 @@ impl<'t, 'a> Walk<'t, 'a> {
     }
 
     /// The node of the last occurrence of each declared field, after
-    /// refusing the first undeclared key (in document order).
+    /// refusing the first undeclared key (in document order); with a
+    /// dialect's keys also the key node it was written under, and a second
+    /// key naming a field already named (its safe key and its stable id in
+    /// one object) is refused as a duplicate.
+    #[allow(clippy::type_complexity)]
     fn field_slots(
         &self,
+        scope: Scope,
         decl: &[Field],
         obj: usize,
         ptr: &str,
-    ) -> Result<Vec<Option<usize>>, Diagnostic> {
-        let mut slots: Vec<Option<usize>> = vec![None; decl.len()];
+    ) -> Result<Vec<Option<(usize, Option<usize>)>>, Diagnostic> {
+        let mut slots: Vec<Option<(usize, Option<usize>)>> = vec![None; decl.len()];
+        if let Some(keys) = self.keys {
+            for (k, v) in self.tree.members(obj) {
+                let key = self.tree.text(k);
+                match keys.field(scope.ty, scope.case, &key) {
+                    Some(j) => match slots.get_mut(j) {
+                        Some(slot @ None) => *slot = Some((v, Some(k))),
+                        Some(Some(_)) => {
+                            let first = self.key_of(scope, decl, j);
+                            return Err(same_field(child_ptr(ptr, &key), first, &key));
+                        }
+                        None => {}
+                    },
+                    None => return Err(self.unknown_field(scope, decl, &key, v, ptr)),
+                }
+            }
+            return Ok(slots);
+        }
         let index: Option<HashMap<&str, usize>> = (decl.len() > INDEX_FIELDS).then(|| {
             let mut m = HashMap::with_capacity(decl.len());
             for (j, f) in decl.iter().enumerate() {
@@ -251,19 +342,33 @@ impl<'t, 'a> Walk<'t, 'a> {
                 None => decl.iter().position(|f| f.stable_id == *key),
             };
             match j.and_then(|j| slots.get_mut(j)) {
-                Some(slot) => *slot = Some(v),
-                None => {
-                    let failure = Failure::UnknownField {
-                        decl,
-                        key: &key,
-                        node: v,
-                    };
-                    let at = child_ptr(ptr, &key);
-                    return Err(self.fail(Diagnostic::z206("value.fields.unknown"), &at, failure));
-                }
+                Some(slot) => *slot = Some((v, None)),
+                None => return Err(self.unknown_field(scope, decl, &key, v, ptr)),
             }
         }
         Ok(slots)
+    }
+
+    /// Refuses the undeclared key `key` (value node `v`) of the fields
+    /// object at `ptr`.
+    fn unknown_field(
+        &self,
+        scope: Scope,
+        decl: &[Field],
+        key: &str,
+        v: usize,
+        ptr: &str,
+    ) -> Diagnostic {
+        let failure = Failure::UnknownField {
+            names: self.keys_of(scope, decl),
+            key,
+            node: v,
+        };
+        self.fail(
+            Diagnostic::z206("value.fields.unknown"),
+            &child_ptr(ptr, key),
+            failure,
+        )
     }
 
     /// A leaf, by the shared rules of [`crate::scalar`] and the limits.

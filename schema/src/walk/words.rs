@@ -72,11 +72,13 @@ pub(crate) enum Failure<'x> {
         cases: &'x [Case],
         node: usize,
     },
-    /// A `fields` member that is not an object.
-    FieldsNotObject { decl: &'x [Field], node: usize },
-    /// An undeclared field `key`, whose value is `node`.
+    /// A `fields` member that is not an object; `names` are the keys of
+    /// its declared fields.
+    FieldsNotObject { names: Vec<&'x str>, node: usize },
+    /// An undeclared field `key`, whose value is `node`; `names` are the
+    /// keys of the declared fields.
     UnknownField {
-        decl: &'x [Field],
+        names: Vec<&'x str>,
         key: &'x str,
         node: usize,
     },
@@ -149,9 +151,9 @@ fn decoder(tree: &dyn Found, schema: &Schema, failure: &Failure<'_>) -> Option<S
                 ticks(cases.iter().map(|c| c.stable_id.as_str()))
             )
         }
-        Failure::UnknownField { decl, key, .. } => format!(
+        Failure::UnknownField { ref names, key, .. } => format!(
             "`{key}` is not a declared field; declared fields: {}",
-            ticks(decl.iter().map(|f| f.stable_id.as_str()))
+            ticks(names.iter().copied())
         ),
         Failure::Representation { repr, node } => {
             let what = match repr {
@@ -211,19 +213,23 @@ fn model(tree: &dyn Found, schema: &Schema, failure: &Failure<'_>) -> String {
         Failure::UnknownCase { cases, node, .. } => {
             format!("expected one of {}, got {}", case_list(cases), got(node))
         }
-        Failure::FieldsNotObject { decl, node } => {
-            let expected = if decl.is_empty() {
+        Failure::FieldsNotObject { ref names, node } => {
+            let expected = if names.is_empty() {
                 "an object (here always the empty object {})".to_string()
             } else {
-                format!("an object with the fields {}", field_list(decl))
+                format!("an object with the fields {}", list(names.iter().copied()))
             };
             format!("expected {expected}, got {}", got(node))
         }
-        Failure::UnknownField { decl, key, node } => {
-            let expected = if decl.is_empty() {
+        Failure::UnknownField {
+            ref names,
+            key,
+            node,
+        } => {
+            let expected = if names.is_empty() {
                 "no field at all".to_string()
             } else {
-                format!("only the fields {}", field_list(decl))
+                format!("only the fields {}", list(names.iter().copied()))
             };
             format!(
                 "unknown field {}; expected {expected}, got {} under it",
@@ -285,10 +291,6 @@ fn list<'s>(ids: impl Iterator<Item = &'s str>) -> String {
 
 fn case_list(cases: &[Case]) -> String {
     list(cases.iter().map(|c| c.stable_id.as_str()))
-}
-
-fn field_list(decl: &[Field]) -> String {
-    list(decl.iter().map(|f| f.stable_id.as_str()))
 }
 
 fn exactly(keys: &[&str]) -> String {

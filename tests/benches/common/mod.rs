@@ -1,6 +1,8 @@
 //! Shared by the `codec` and `allocs` benches: the benchmark module's
 //! generated types, the committed document corpus and its generator, the
-//! baseline decoders (reference architecture, serde derive, jsonschema).
+//! baseline decoders (reference architecture, serde_json, sonic-rs and
+//! simd-json into serde-derive structs, jsonschema) and encoders
+//! (`serde_json::to_string`).
 //! See docs/PERFORMANCE.md.
 
 pub mod baseline;
@@ -73,22 +75,37 @@ pub struct Doc {
     pub parsed: serde_json::Value,
     /// The engine's value of the document (for the engine encoder).
     pub value: engine::Value,
+    /// The document in the serde-derive structs (for the serde encoder).
+    pub serde: SerdeDoc,
+    /// simd-json's reused buffers.
+    pub simd_json: baseline::SimdJson,
+}
+
+/// A document decoded into the serde-derive structs of its root.
+pub enum SerdeDoc {
+    /// `bench.verdict`.
+    Verdict(baseline::VerdictDoc),
+    /// `bench.proposal`.
+    Proposal(Box<baseline::ProposalDoc>),
 }
 
 /// The decoders compared, in table order. Each returns whether the
 /// document was admitted (the decoded value is dropped inside the call).
-pub const DECODERS: [&str; 7] = [
+pub const DECODERS: [&str; 9] = [
     "generated",
     "engine",
     "engine-spec-path",
     "reference",
     "serde-derive",
+    "sonic-rs",
+    "simd-json",
     "jsonschema",
     "jsonschema-validate-only",
 ];
 
-/// The encoders compared.
-pub const ENCODERS: [&str; 2] = ["generated", "engine"];
+/// The encoders compared (`serde-derive` is `serde_json::to_string` of the
+/// serde-derive structs).
+pub const ENCODERS: [&str; 3] = ["generated", "engine", "serde-derive"];
 
 /// A decoder or encoder ready to run: bytes in, "accepted" (or output
 /// length) out.
@@ -115,6 +132,12 @@ impl Doc {
         let value = engine::decode::decode(&schema, &bytes)
             .unwrap_or_else(|d| panic!("the engine refuses {name}: {d}"))
             .value;
+        let serde = match root {
+            Root::Verdict => SerdeDoc::Verdict(baseline::serde_json(&bytes).expect("serde")),
+            Root::Proposal => {
+                SerdeDoc::Proposal(Box::new(baseline::serde_json(&bytes).expect("serde")))
+            }
+        };
         let doc = Doc {
             name,
             root,
@@ -123,6 +146,8 @@ impl Doc {
             validator,
             parsed,
             value,
+            serde,
+            simd_json: baseline::SimdJson::default(),
         };
         for d in DECODERS {
             assert_eq!(doc.decoder(d)(&doc.bytes), 1, "{d} refuses {name}");
@@ -130,11 +155,22 @@ impl Doc {
         for e in ENCODERS {
             assert_eq!(doc.encoder(e)(&doc.bytes), doc.bytes.len(), "{e} on {name}");
         }
+        // serde_json writes exactly the canonical document (but its LF).
+        let serde_text = match &doc.serde {
+            SerdeDoc::Verdict(v) => baseline::serde_json_encode(v),
+            SerdeDoc::Proposal(v) => baseline::serde_json_encode(&**v),
+        };
+        assert_eq!(
+            format!("{serde_text}\n").as_bytes(),
+            doc.bytes,
+            "serde_json::to_string differs from the canonical {name}"
+        );
         doc
     }
 
     /// The decoder called `name` (one of [`DECODERS`]), for this root.
     pub fn decoder(&self, name: &str) -> Run<'_> {
+        use baseline::{ProposalDoc, VerdictDoc};
         use planner::{Proposal, Verdict};
         let schema = &self.schema;
         let validator = &self.validator;
@@ -155,10 +191,24 @@ impl Doc {
                 usize::from(black_box(baseline::reference_decode(schema, b)).is_ok())
             }),
             ("serde-derive", Root::Verdict) => {
-                Box::new(|b| usize::from(black_box(baseline::serde_verdict(b)).is_ok()))
+                Box::new(|b| usize::from(black_box(baseline::serde_json::<VerdictDoc>(b)).is_ok()))
             }
             ("serde-derive", Root::Proposal) => {
-                Box::new(|b| usize::from(black_box(baseline::serde_proposal(b)).is_ok()))
+                Box::new(|b| usize::from(black_box(baseline::serde_json::<ProposalDoc>(b)).is_ok()))
+            }
+            ("sonic-rs", Root::Verdict) => {
+                Box::new(|b| usize::from(black_box(baseline::sonic_rs::<VerdictDoc>(b)).is_ok()))
+            }
+            ("sonic-rs", Root::Proposal) => {
+                Box::new(|b| usize::from(black_box(baseline::sonic_rs::<ProposalDoc>(b)).is_ok()))
+            }
+            ("simd-json", Root::Verdict) => {
+                let s = &self.simd_json;
+                Box::new(move |b| usize::from(black_box(s.decode::<VerdictDoc>(b)).is_ok()))
+            }
+            ("simd-json", Root::Proposal) => {
+                let s = &self.simd_json;
+                Box::new(move |b| usize::from(black_box(s.decode::<ProposalDoc>(b)).is_ok()))
             }
             ("jsonschema", _) => Box::new(move |b| {
                 let doc: Result<serde_json::Value, _> = serde_json::from_slice(b);
@@ -189,6 +239,14 @@ impl Doc {
             ("engine", _) => Box::new(|_| {
                 engine::encode::encode(&self.schema, &self.value).map_or(0, |s| s.len())
             }),
+            // The same bytes as the others but the final LF (checked in
+            // `Doc::new`), which is counted so that the lengths compare.
+            ("serde-derive", _) => match &self.serde {
+                SerdeDoc::Verdict(v) => Box::new(move |_| baseline::serde_json_encode(v).len() + 1),
+                SerdeDoc::Proposal(v) => {
+                    Box::new(move |_| baseline::serde_json_encode(&**v).len() + 1)
+                }
+            },
             _ => panic!("no encoder {name}"),
         }
     }
