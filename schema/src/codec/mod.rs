@@ -56,6 +56,50 @@ pub use read::Cursor;
 #[cfg(test)]
 #[forbid(unsafe_code)]
 pub(crate) mod testing {
+    /// Pieces of string text, canonical and not (escapes, controls, the
+    /// UTF-8 lengths, a closing quote, what follows a string), that the
+    /// string readers' tests cut and join at random.
+    pub(crate) const STRING_PIECES: &[&str] = &[
+        "a",
+        "abcdefghijklmnop",
+        "abcdefg",
+        "abcdefghijklmnopqrstuvwxyz01234",
+        " ",
+        "\"",
+        "\\",
+        "\\\"",
+        "\\\\",
+        "\\n",
+        "\\r",
+        "\\t",
+        "\\b",
+        "\\/",
+        "\\u0000",
+        "\\u001f",
+        "\\u0009",
+        "\\u007f",
+        "\\u0085",
+        "\\u009f",
+        "\\u00a0",
+        "\\u00A0",
+        "\\ud83d",
+        "\u{0}",
+        "\u{1f}",
+        "\n",
+        "\u{7f}",
+        "\u{80}",
+        "\u{9f}",
+        "\u{a0}",
+        "\u{bf}",
+        "é",
+        "→",
+        "日本語",
+        "😀",
+        "€42",
+        ",",
+        "]",
+    ];
+
     /// A deterministic xorshift generator.
     pub(crate) struct Rng(pub(crate) u64);
 

@@ -403,6 +403,7 @@ impl StringPrefix {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::codec::testing::{Rng, STRING_PIECES};
     use crate::codec::Cursor;
     use crate::scalar::parse_integer;
 
@@ -510,47 +511,9 @@ mod tests {
     /// string reader on every text of `same_language_as_before`'s kind.
     #[test]
     fn string_prefix_is_the_string_rule() {
-        let pieces = [
-            "a",
-            "abcdefghijklmnop",
-            " ",
-            "\"",
-            "\\",
-            "\\\"",
-            "\\\\",
-            "\\n",
-            "\\r",
-            "\\t",
-            "\\b",
-            "\\/",
-            "\\u0000",
-            "\\u001f",
-            "\\u0009",
-            "\\u007f",
-            "\\u0085",
-            "\\u009f",
-            "\\u00a0",
-            "\\u00A0",
-            "\\ud83d",
-            "\u{0}",
-            "\u{1f}",
-            "\n",
-            "\u{7f}",
-            "\u{80}",
-            "\u{9f}",
-            "\u{a0}",
-            "é",
-            "→",
-            "😀",
-            ",",
-        ];
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let pieces = STRING_PIECES;
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut next = move || rng.next();
         for round in 0..20_000 {
             let mut t = String::from("\"");
             for _ in 0..next() % 10 {
