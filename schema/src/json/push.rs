@@ -873,23 +873,8 @@ pub(crate) enum Resume {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::{read, Options};
-
-    const STRICT: Options = Options {
-        duplicates: Duplicates::Keep,
-        max_nesting: 127,
-        bom: Bom::Refuse,
-        numbers: Numbers::FiniteF64,
-    };
-
-    fn tolerant(max_nesting: usize) -> Options {
-        Options {
-            duplicates: Duplicates::Refuse,
-            max_nesting,
-            bom: Bom::Skip,
-            numbers: Numbers::Any,
-        }
-    }
+    use crate::json::read;
+    use crate::json::tests::{tolerant, STRICT};
 
     /// Feeds `text` in pieces of `step` bytes (whole characters), collecting
     /// the tokens as text.
