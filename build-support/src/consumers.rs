@@ -45,13 +45,13 @@ pub(crate) fn write(
     for (source, schemas) in &sources {
         let stem = module_stem(source);
         for (ext, generated) in [
-            ("ts", spx_codegen::typescript::generate(schemas)),
-            ("py", spx_codegen::python::generate(schemas)),
+            ("ts", spx_gen::typescript::generate(schemas)),
+            ("py", spx_gen::python::generate(schemas)),
         ] {
             match generated {
                 Ok(text) => files.push((dir.join(format!("{stem}.{ext}")), text)),
                 Err(errors) => problems.extend(errors.into_iter().map(|e| {
-                    Diagnostic::error(spx_codegen::names::CONSUMER_NAME, "gen.name", e.message).at(
+                    Diagnostic::error(spx_gen::names::CONSUMER_NAME, "gen.name", e.message).at(
                         Location::File {
                             path: (*source).to_owned(),
                         },

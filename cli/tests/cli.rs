@@ -1146,7 +1146,7 @@ fn hostile_ids_round_trip_through_the_cli_with_safe_keys() {
 }
 
 /// `spx gen`: the module of several roots, written once (then
-/// "unchanged"), byte-identical to spx-codegen's; names that cannot be
+/// "unchanged"), byte-identical to spx-gen's; names that cannot be
 /// identifiers are SPX-G001 at their place in the source.
 #[test]
 fn gen_writes_typescript_and_python_modules() {

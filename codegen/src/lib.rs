@@ -1,4 +1,4 @@
-//! # spx-codegen — Rust code generation for `spx_interaction!`
+//! # spx-gen — Rust code generation for `spx_interaction!`
 //!
 //! A plain library on `proc_macro2` (as `typify-impl` and
 //! `sqlx-macros-core` are): the proc-macro crate `spx-macros` parses its

@@ -321,8 +321,8 @@ mod tests {
 
     impl Package {
         fn new(name: &str, digest: Option<&str>) -> Package {
-            let dir = std::env::temp_dir()
-                .join(format!("spx-codegen-load-{}-{name}", std::process::id()));
+            let dir =
+                std::env::temp_dir().join(format!("spx-gen-load-{}-{name}", std::process::id()));
             let _ = std::fs::remove_dir_all(&dir);
             std::fs::create_dir_all(dir.join("agents")).unwrap();
             std::fs::write(dir.join("agents/p.spx"), SPX).unwrap();

@@ -1,5 +1,5 @@
 //! `spx_interaction!`: a thin door onto the engine's code generator
-//! (`spx_codegen`). Depend on `spx-runtime`, which re-exports it.
+//! (`spx_gen`). Depend on `spx-runtime`, which re-exports it.
 #![forbid(unsafe_code)]
 
 use proc_macro::TokenStream;
@@ -9,7 +9,7 @@ use proc_macro::TokenStream;
 /// `docs/MACRO.md`.
 #[proc_macro]
 pub fn spx_interaction(input: TokenStream) -> TokenStream {
-    let input = syn::parse_macro_input!(input as spx_codegen::MacroInput);
+    let input = syn::parse_macro_input!(input as spx_gen::MacroInput);
     let dir = std::env::var_os("CARGO_MANIFEST_DIR").map(std::path::PathBuf::from);
-    spx_codegen::expand(&input, dir.as_deref()).into()
+    spx_gen::expand(&input, dir.as_deref()).into()
 }

@@ -1,6 +1,6 @@
 //! Compile-time work on a 64-type module (the most a schema may hold):
 //! reading and deriving it (`read_module` + `Schema::derive`), and the
-//! `spx_interaction!` expansion (`spx_codegen::expand`, the function
+//! `spx_interaction!` expansion (`spx_gen::expand`, the function
 //! the proc macro calls, here on `proc_macro2` tokens). See
 //! docs/PERFORMANCE.md.
 //!
@@ -14,7 +14,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use proc_macro2::TokenStream;
-use spx_codegen::{expand, MacroInput};
+use spx_gen::{expand, MacroInput};
 use spx_schema::source::read_module;
 use spx_schema::Schema;
 use std::fmt::Write as _;

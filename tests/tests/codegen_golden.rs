@@ -2,7 +2,7 @@
 //! change to the generated code shows up as a diff. `SPX_BLESS=1` rewrites
 //! them; review the diff.
 
-use spx_codegen::{expand, MacroInput};
+use spx_gen::{expand, MacroInput};
 use std::path::Path;
 
 fn golden(name: &str, args: &str) {

@@ -421,8 +421,8 @@ fn the_modules_of_every_fixture_type_check() {
                 groups.push(schemas);
             }
             for group in groups {
-                if spx_codegen::typescript::generate(&group).is_err()
-                    || spx_codegen::python::generate(&group).is_err()
+                if spx_gen::typescript::generate(&group).is_err()
+                    || spx_gen::python::generate(&group).is_err()
                 {
                     // A fixture whose names are meant to be refused.
                     continue;

@@ -38,8 +38,8 @@ fn expected(dir: &Path) -> (String, String) {
         .map(|r| spx_schema::binding::compile_file(&path, "agent-desk.spx", r).unwrap())
         .collect();
     (
-        spx_codegen::typescript::generate(&schemas).unwrap(),
-        spx_codegen::python::generate(&schemas).unwrap(),
+        spx_gen::typescript::generate(&schemas).unwrap(),
+        spx_gen::python::generate(&schemas).unwrap(),
     )
 }
 
@@ -90,14 +90,14 @@ fn golden_consumer_modules() {
         for (ext, text, runtime, file) in [
             (
                 "ts",
-                spx_codegen::typescript::generate(schemas).unwrap(),
-                spx_codegen::typescript::RUNTIME,
+                spx_gen::typescript::generate(schemas).unwrap(),
+                spx_gen::typescript::RUNTIME,
                 "codegen/src/typescript/runtime.ts",
             ),
             (
                 "py",
-                spx_codegen::python::generate(schemas).unwrap(),
-                spx_codegen::python::RUNTIME,
+                spx_gen::python::generate(schemas).unwrap(),
+                spx_gen::python::RUNTIME,
                 "codegen/src/python/runtime.py",
             ),
         ] {

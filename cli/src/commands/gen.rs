@@ -5,7 +5,7 @@
 use crate::args::Target;
 use crate::input::source_set;
 use crate::output::{q, CmdResult, Ctx, Failure, Output};
-use spx_codegen::emit::NameError;
+use spx_gen::emit::NameError;
 use spx_schema::binding::SourceSet;
 use spx_schema::diag::{Code, Diagnostic, Location, Span};
 use spx_schema::Schema;
@@ -40,8 +40,8 @@ pub fn run(
         return Err(Failure::from(errors));
     }
     let generated = match target {
-        Target::Typescript => spx_codegen::typescript::generate(&schemas),
-        Target::Python => spx_codegen::python::generate(&schemas),
+        Target::Typescript => spx_gen::typescript::generate(&schemas),
+        Target::Python => spx_gen::python::generate(&schemas),
     };
     let text = generated.map_err(|e| Failure::from(name_diagnostics(&set, e)))?;
     set.recheck()?;
@@ -72,11 +72,11 @@ fn name_diagnostics(set: &SourceSet, errors: Vec<NameError>) -> Vec<Diagnostic> 
     errors
         .into_iter()
         .map(|e| {
-            let d = Diagnostic::error(spx_codegen::names::CONSUMER_NAME, "gen.name", e.message)
+            let d = Diagnostic::error(spx_gen::names::CONSUMER_NAME, "gen.name", e.message)
                 .with_help(
                     "rename the declaration, field or case in the `.spx` source (its stable id, and so the schema, stays the same)",
                 );
-            match spx_codegen::load::position_of(set.workspace(), &e.stable_id) {
+            match spx_gen::load::position_of(set.workspace(), &e.stable_id) {
                 Some((path, p)) => d.at(Location::Source {
                     path: path.to_owned(),
                     line: p.line,

@@ -1,7 +1,7 @@
 //! Pins: the one home of everything about `spx.lock`, its pinned
 //! documents in `spx.lock.d/`, and the source paths that key them. The
 //! build helper (`spx-build`), `spx pin` and the `spx_interaction!` macro
-//! (`spx-codegen`) all call it; none of them holds a rule or a message of
+//! (`spx-gen`) all call it; none of them holds a rule or a message of
 //! its own about pins.
 //!
 //! | concern | module |

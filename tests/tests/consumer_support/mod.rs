@@ -5,7 +5,7 @@
 #![allow(dead_code)]
 
 use serde_json::{json, Value as Json};
-use spx_codegen::names::{self, Language, Names};
+use spx_gen::names::{self, Language, Names};
 use spx_schema::graph::{FieldType, Repr, TypeKind};
 use spx_schema::{Diagnostic, Location, Schema, Value};
 use std::collections::HashMap;
@@ -113,8 +113,8 @@ pub struct Module {
 
 impl Module {
     pub fn new(schemas: Vec<Schema>) -> Module {
-        let ts = spx_codegen::typescript::generate(&schemas).expect("TypeScript names");
-        let py = spx_codegen::python::generate(&schemas).expect("Python names");
+        let ts = spx_gen::typescript::generate(&schemas).expect("TypeScript names");
+        let py = spx_gen::python::generate(&schemas).expect("Python names");
         Module {
             ts_names: names::plan(&schemas, Language::TypeScript).expect("names"),
             py_names: names::plan(&schemas, Language::Python).expect("names"),
