@@ -2,6 +2,7 @@
 
 use clap::{Parser, Subcommand, ValueEnum};
 use spx_schema::project::Dialect;
+use spx_schema::stream::sse::Provider;
 use std::path::PathBuf;
 
 const EXAMPLES: &str = "\
@@ -51,6 +52,17 @@ pub enum Color {
     Always,
     /// Never colour.
     Never,
+}
+
+/// A provider event stream format (`--sse`).
+fn provider(s: &str) -> Result<Provider, String> {
+    Provider::from_name(&s.to_ascii_lowercase()).ok_or_else(|| {
+        let names: Vec<&str> = Provider::ALL.iter().map(|p| p.name()).collect();
+        format!(
+            "unknown event stream `{s}` (expected one of: {})",
+            names.join(", ")
+        )
+    })
 }
 
 /// The languages `spx gen` writes.
@@ -126,9 +138,18 @@ pub enum Command {
     },
     /// Decode a value document and print its canonical form.
     #[command(
-        after_help = "Examples:\n  spx decode agents/planner.spx planner.proposal value.json\n  spx example agents/planner.spx planner.proposal | spx decode agents/planner.spx planner.proposal -"
+        after_help = "Examples:\n  spx decode agents/planner.spx planner.proposal value.json\n  spx decode --chunk 64 --events agents/planner.spx planner.proposal value.json\n  spx example agents/planner.spx planner.proposal | spx decode agents/planner.spx planner.proposal -"
     )]
     Decode {
+        /// Feed the input in chunks of N bytes through the streaming
+        /// decoder (same output and exit status; a refusal carries the
+        /// offset of the first impossible byte).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        chunk: Option<u64>,
+        /// Stream the input, and print the stream's events as JSON lines
+        /// on stdout before the result (also before a refusal).
+        #[arg(long)]
+        events: bool,
         /// The `.spx` module, or a project's `semaprax.toml`, to read (`-`: one module from standard input).
         source: PathBuf,
         /// The stable id (`@id`) of the root record or variant.
@@ -169,13 +190,28 @@ pub enum Command {
     },
     /// Admit raw provider output and print the canonical value document.
     #[command(
-        after_help = "Examples:\n  spx admit --dialect openai agents/planner.spx planner.proposal response.json\n  curl … | spx admit agents/planner.spx planner.proposal -"
+        after_help = "Examples:\n  spx admit --dialect openai agents/planner.spx planner.proposal response.json\n  curl … | spx admit agents/planner.spx planner.proposal -\n  spx admit --sse anthropic --dialect anthropic --events agents/planner.spx planner.proposal stream.sse"
     )]
     Admit {
         /// draft2020 (default), openai, anthropic, gemini, or lark (the output
         /// is the document itself, decoded strictly), in any case.
         #[arg(long, default_value = "draft2020", value_parser = dialect)]
         dialect: Dialect,
+        /// Feed the input in chunks of N bytes through the streaming
+        /// admitter (same output and exit status; a refusal carries the
+        /// offset of the first impossible byte).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        chunk: Option<u64>,
+        /// Stream the input, and print the stream's events as JSON lines
+        /// on stdout before the result (also before a refusal).
+        #[arg(long)]
+        events: bool,
+        /// FILE is a recorded provider event stream (Server-Sent Events):
+        /// openai (Chat Completions), openai-responses, anthropic or
+        /// gemini (streamGenerateContent?alt=sse); its answer text is
+        /// admitted as it arrives.
+        #[arg(long, value_name = "PROVIDER", value_parser = provider)]
+        sse: Option<Provider>,
         /// The `.spx` module, or a project's `semaprax.toml`, to read (`-`: one module from standard input).
         source: PathBuf,
         /// The stable id (`@id`) of the root record or variant.

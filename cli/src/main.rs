@@ -54,6 +54,8 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(f) => {
+            let mut stdout = std::io::stdout().lock();
+            let _ = stdout.write_all(&f.stdout).and_then(|()| stdout.flush());
             let _ = output::write_diagnostics(&mut err, &f.diagnostics, &ctx, color);
             ExitCode::from(f.status)
         }

@@ -45,10 +45,12 @@ impl From<String> for Output {
     }
 }
 
-/// A failed command: the diagnostics and the exit status.
+/// A failed command: the diagnostics and the exit status, and what it
+/// had written for stdout before it failed (a stream's events).
 pub struct Failure {
     pub diagnostics: Vec<Diagnostic>,
     pub status: u8,
+    pub stdout: Vec<u8>,
 }
 
 impl From<Diagnostic> for Failure {
@@ -72,6 +74,7 @@ impl From<Vec<Diagnostic>> for Failure {
         Failure {
             diagnostics,
             status,
+            stdout: Vec::new(),
         }
     }
 }
@@ -82,6 +85,7 @@ impl Failure {
         Failure {
             diagnostics: vec![d],
             status: 2,
+            stdout: Vec::new(),
         }
     }
 }

@@ -92,7 +92,7 @@ fn schema_prints_the_canonical_document() {
         String::from_utf8_lossy(&o.stderr)
     );
     let (doc, _, _) = expected_point_document();
-    assert_eq!(String::from_utf8(o.stdout).unwrap(), doc);
+    assert_eq!(String::from_utf8(o.stdout.clone()).unwrap(), doc);
 }
 
 #[test]
@@ -101,7 +101,7 @@ fn digest_prints_revision_and_digest() {
     assert_eq!(o.status.code(), Some(0));
     let (_, revision, digest) = expected_point_document();
     assert_eq!(
-        String::from_utf8(o.stdout).unwrap(),
+        String::from_utf8(o.stdout.clone()).unwrap(),
         format!("root_type_revision {revision}\nschema_digest {digest}\n")
     );
 }
@@ -393,7 +393,7 @@ fn pin_creates_then_check_fails_on_drift_without_writing() {
     );
     let (_, _, digest) = expected_point_document();
     assert_eq!(
-        String::from_utf8(o.stdout).unwrap(),
+        String::from_utf8(o.stdout.clone()).unwrap(),
         // Issue 13: ids in status lines are quoted as JSON strings.
         format!("\"point.spx\" \"t.point\" {digest} created\n")
     );
@@ -720,6 +720,270 @@ fn ids_in_status_lines_are_json_strings() {
         stdout(&o)
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The canonical document of `t.point` with x = `x` and ok = true.
+fn point_doc(x: &str) -> String {
+    let (_, _, digest) = expected_point_document();
+    format!("{{\"schema\":\"semaprax.agent-interaction-value.v1\",\"root_type_id\":\"t.point\",\"schema_digest\":\"{digest}\",\"value\":{{\"fields\":{{\"t.point.x\":\"{x}\",\"t.point.ok\":true}}}}}}\n")
+}
+
+#[test]
+fn decode_and_admit_by_chunks_print_what_the_whole_input_prints() {
+    let doc = point_doc("-42");
+    let bad = doc.replace("true", "tru3");
+    let at = bad.find("tru3").unwrap() + 3;
+    let raw = b"{\"fields\":{\"t.point.ok\":true,\"t.point.x\":\"-42\"}}";
+    for n in ["1", "2", "7", "4096"] {
+        let o = spx_with_stdin(
+            &["decode", "--chunk", n, "point.spx", "t.point"],
+            Some(doc.as_bytes()),
+        );
+        assert_eq!(
+            (o.status.code(), o.stdout.as_slice()),
+            (Some(0), doc.as_bytes()),
+            "{n}"
+        );
+        assert!(o.stderr.is_empty());
+        let o = spx_with_stdin(&["admit", "--chunk", n, "point.spx", "t.point"], Some(raw));
+        assert_eq!(
+            (o.status.code(), o.stdout.as_slice()),
+            (Some(0), doc.as_bytes()),
+            "{n}"
+        );
+
+        let whole = spx_with_stdin(&["decode", "point.spx", "t.point"], Some(bad.as_bytes()));
+        let o = spx_with_stdin(
+            &["decode", "--chunk", n, "point.spx", "t.point"],
+            Some(bad.as_bytes()),
+        );
+        assert_eq!(o.status.code(), Some(1));
+        assert!(o.stdout.is_empty());
+        assert_eq!(first_stderr_line(&o), first_stderr_line(&whole));
+        assert_eq!(
+            first_stderr_line(&o),
+            "error[SPX-Z205]: AgentInteractionValue is not canonical semaprax.agent-interaction-value.v1 JSON"
+        );
+        let o = spx_with_stdin(
+            &[
+                "--format",
+                "json",
+                "decode",
+                "--chunk",
+                n,
+                "point.spx",
+                "t.point",
+            ],
+            Some(bad.as_bytes()),
+        );
+        let v: serde_json::Value = serde_json::from_str(&first_stderr_line(&o)).unwrap();
+        assert_eq!(
+            (v["rule"].as_str(), v["offset"].as_u64()),
+            (Some("json.syntax"), Some(at as u64)),
+            "{n}"
+        );
+    }
+    // An unknown key is refused when its closing quote arrives, at the
+    // offset of its first impossible byte (the `y`); the whole-document
+    // diagnostic has no offset.
+    let unknown = b"{\"fields\":{\"t.point.y\":1,\"t.point.x\":\"-42\",\"t.point.ok\":true}}";
+    let o = spx_with_stdin(
+        &[
+            "--format",
+            "json",
+            "admit",
+            "--chunk",
+            "3",
+            "point.spx",
+            "t.point",
+        ],
+        Some(unknown),
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_str(&first_stderr_line(&o)).unwrap();
+    assert_eq!(
+        (
+            v["code"].as_str(),
+            v["rule"].as_str(),
+            v["pointer"].as_str(),
+            v["offset"].as_u64()
+        ),
+        (
+            Some("SPX-Z206"),
+            Some("value.fields.unknown"),
+            Some("/fields/t.point.y"),
+            Some(20)
+        )
+    );
+    let o = spx_with_stdin(
+        &["--format", "json", "admit", "point.spx", "t.point"],
+        Some(unknown),
+    );
+    let w: serde_json::Value = serde_json::from_str(&first_stderr_line(&o)).unwrap();
+    assert_eq!(
+        (w["rule"].as_str(), w.get("offset")),
+        (Some("value.fields.unknown"), None)
+    );
+    // Usage errors.
+    for args in [
+        &["decode", "--chunk", "0", "point.spx", "t.point"][..],
+        &["admit", "--sse", "cobol", "point.spx", "t.point"][..],
+    ] {
+        assert_eq!(
+            spx_with_stdin(args, Some(raw)).status.code(),
+            Some(2),
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn events_are_json_lines_before_the_result() {
+    let doc = point_doc("-42");
+    let o = spx_with_stdin(
+        &["decode", "--events", "point.spx", "t.point"],
+        Some(doc.as_bytes()),
+    );
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8(o.stdout.clone()).unwrap(),
+        format!(
+            "{{\"event\":\"field_done\",\"pointer\":\"/value/fields/t.point.x\",\"value\":\"-42\"}}\n{{\"event\":\"field_done\",\"pointer\":\"/value/fields/t.point.ok\",\"value\":true}}\n{{\"event\":\"progress\",\"offset\":{}}}\n{doc}",
+            doc.len()
+        )
+    );
+    // A refusal: the events announced before it, then the diagnostic on
+    // stderr.
+    let bad = doc.replace("true", "0");
+    let o = spx_with_stdin(
+        &[
+            "--format",
+            "json",
+            "decode",
+            "--events",
+            "--chunk",
+            "1000",
+            "point.spx",
+            "t.point",
+        ],
+        Some(bad.as_bytes()),
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(o.stdout.clone()).unwrap(),
+        "{\"event\":\"field_done\",\"pointer\":\"/value/fields/t.point.x\",\"value\":\"-42\"}\n"
+    );
+    let v: serde_json::Value = serde_json::from_str(&first_stderr_line(&o)).unwrap();
+    assert_eq!(
+        (
+            v["rule"].as_str(),
+            v["pointer"].as_str(),
+            v["offset"].as_u64()
+        ),
+        (
+            Some("value.representation"),
+            Some("/value/fields/t.point.ok"),
+            Some(bad.find(":0").unwrap() as u64 + 1)
+        )
+    );
+}
+
+#[test]
+fn admit_reads_recorded_provider_event_streams() {
+    let doc = point_doc("-42");
+    for (provider, file) in [
+        ("openai", "openai.sse"),
+        ("openai", "openai_tools.sse"),
+        ("openai-responses", "openai_responses.sse"),
+        ("anthropic", "anthropic.sse"),
+        ("anthropic", "anthropic_text.sse"),
+        ("gemini", "gemini.sse"),
+    ] {
+        let path = format!("sse/{file}");
+        for chunk in [None, Some("1"), Some("5")] {
+            let mut args = vec!["admit", "--sse", provider];
+            if let Some(n) = chunk {
+                args.extend(["--chunk", n]);
+            }
+            args.extend(["point.spx", "t.point", &path]);
+            let o = spx(&args);
+            assert_eq!(
+                (o.status.code(), String::from_utf8_lossy(&o.stdout)),
+                (Some(0), doc.as_str().into()),
+                "{args:?}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+        }
+    }
+    // Events: offsets are bytes of the answer text, one progress per
+    // piece of it (the empty delta gives none).
+    let o = spx(&[
+        "admit",
+        "--sse",
+        "anthropic",
+        "--events",
+        "point.spx",
+        "t.point",
+        "sse/anthropic.sse",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8(o.stdout.clone()).unwrap(),
+        format!("{{\"event\":\"progress\",\"offset\":11}}\n{{\"event\":\"progress\",\"offset\":26}}\n{{\"event\":\"field_done\",\"pointer\":\"/value/fields/t.point.x\",\"value\":\"-42\"}}\n{{\"event\":\"progress\",\"offset\":41}}\n{{\"event\":\"field_done\",\"pointer\":\"/value/fields/t.point.ok\",\"value\":true}}\n{{\"event\":\"progress\",\"offset\":48}}\n{doc}")
+    );
+    // A malformed stream, and a provider's error, are diagnostics with the
+    // offset in the event stream.
+    let o = spx_with_stdin(
+        &[
+            "--format",
+            "json",
+            "admit",
+            "--sse",
+            "gemini",
+            "point.spx",
+            "t.point",
+        ],
+        Some(b"data: {\"candidates\":7}\n\n"),
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        first_stderr_line(&o),
+        "{\"severity\":\"error\",\"code\":\"SPX-E001\",\"rule\":\"sse.payload\",\"message\":\"the gemini event stream holds an event that is not the provider's\",\"pointer\":\"/candidates\",\"detail\":\"/candidates is not an array\",\"help\":\"record the provider's stream unchanged, and read it with --sse gemini\",\"offset\":6}"
+    );
+    let o = spx_with_stdin(
+        &["admit", "--sse", "anthropic", "point.spx", "t.point"],
+        Some(b"event: error\ndata: {\"type\": \"error\", \"error\": {\"type\": \"overloaded_error\", \"message\": \"Overloaded\"}}\n\n"),
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "error[SPX-E002]: the anthropic event stream reports an error\n |\n = note: Overloaded\n = note: no continuation is admitted after byte offset 19 of the stream\n = help: the provider did not finish the answer: retry the request\n"
+    );
+    // The answer refused as it arrives: the events before the refusal.
+    let o = spx_with_stdin(
+        &["--format", "json", "admit", "--sse", "openai", "--events", "point.spx", "t.point"],
+        Some(b"data: {\"choices\":[{\"delta\":{\"content\":\"{\\\"fields\\\":{\\\"t.point.x\\\":\\\"1\\\",\"}}]}\n\ndata: {\"choices\":[{\"delta\":{\"content\":\"\\\"t.point.ok\\\":3}}\"}}]}\n\n"),
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(o.stdout.clone()).unwrap(),
+        "{\"event\":\"field_done\",\"pointer\":\"/value/fields/t.point.x\",\"value\":\"1\"}\n{\"event\":\"progress\",\"offset\":27}\n"
+    );
+    let v: serde_json::Value = serde_json::from_str(&first_stderr_line(&o)).unwrap();
+    assert_eq!(
+        (
+            v["code"].as_str(),
+            v["rule"].as_str(),
+            v["pointer"].as_str(),
+            v["offset"].as_u64()
+        ),
+        (
+            Some("SPX-Z206"),
+            Some("value.representation"),
+            Some("/fields/t.point.ok"),
+            Some(40)
+        )
+    );
 }
 
 #[test]

@@ -257,3 +257,165 @@ pub fn check_reader(text: &str) {
         }
     }
 }
+
+/// The input of the `stream` target: `data[0] % 16` header bytes, each a
+/// chunk size (`1 + b`, cycled; no header: the whole buffer), then the
+/// document. Returns the sizes and the document.
+pub fn split_input(data: &[u8]) -> (Vec<usize>, &[u8]) {
+    let Some((&n, rest)) = data.split_first() else {
+        return (Vec::new(), data);
+    };
+    let n = usize::from(n % 16).min(rest.len());
+    let (head, body) = rest.split_at(n);
+    (head.iter().map(|&b| 1 + usize::from(b)).collect(), body)
+}
+
+/// `body` cut in pieces of `sizes` (cycled; none: the whole buffer).
+pub fn pieces<'b>(body: &'b [u8], sizes: &[usize]) -> Vec<&'b [u8]> {
+    if sizes.is_empty() {
+        return vec![body];
+    }
+    let mut out = Vec::new();
+    let mut at = 0;
+    for &n in sizes.iter().cycle() {
+        if at >= body.len() {
+            break;
+        }
+        let end = (at + n).min(body.len());
+        out.push(&body[at..end]);
+        at = end;
+    }
+    out
+}
+
+/// What a stream gave: its result, its `FieldDone` events, and whether a
+/// `feed` refused.
+type Run = (
+    Result<Decoded, Diagnostic>,
+    Vec<(String, spx_schema::Value)>,
+    bool,
+);
+
+fn run<S>(
+    mut s: S,
+    chunks: &[&[u8]],
+    feed: impl Fn(&mut S, &[u8], &mut dyn FnMut(spx_schema::stream::Event)) -> Result<(), Diagnostic>,
+    finish: impl FnOnce(S) -> Result<Decoded, Diagnostic>,
+) -> Run {
+    let mut done = Vec::new();
+    let mut refused = false;
+    for c in chunks {
+        let r = feed(&mut s, c, &mut |e| {
+            if let spx_schema::stream::Event::FieldDone { pointer, value } = e {
+                done.push((pointer, value));
+            }
+        });
+        if r.is_err() {
+            refused = true;
+            break;
+        }
+    }
+    (finish(s), done, refused)
+}
+
+/// The stream invariants for one stream's run against the whole-document
+/// result: the same verdict and the same value; sound `FieldDone` events
+/// (exactly the leaves when admitted, in order for the decoder, in any
+/// order for the admitter); a refusal with an offset within the input,
+/// the same refusal for the whole buffer fed at once, and a prefix before
+/// the offset that a fresh stream accepts.
+fn check_run(
+    what: &str,
+    len: usize,
+    got: &Run,
+    whole_feed: &Run,
+    want: &Result<Decoded, Diagnostic>,
+    ordered: bool,
+) -> Option<u64> {
+    let (result, done, refused) = got;
+    match (result, want) {
+        (Ok(a), Ok(b)) => {
+            assert_eq!(a, b, "{what}: the stream admits another value");
+            assert!(!refused);
+            let mut want_leaves = Vec::new();
+            spx_tests::stream::leaves(&b.value, "/value", &mut want_leaves);
+            let mut got_leaves = done.clone();
+            if !ordered {
+                want_leaves.sort_by(|x, y| x.0.cmp(&y.0));
+                got_leaves.sort_by(|x, y| x.0.cmp(&y.0));
+            }
+            assert_eq!(
+                got_leaves, want_leaves,
+                "{what}: FieldDone events are not the leaves"
+            );
+            None
+        }
+        (Err(a), Err(_)) => {
+            check_value_refusal(a);
+            let off = a.offset.expect("a stream refusal has an offset");
+            assert!(
+                off <= len as u64,
+                "{what}: offset {off} past the input ({len})"
+            );
+            let w = whole_feed
+                .0
+                .as_ref()
+                .expect_err("whole-buffer feeding refuses too");
+            assert_eq!(
+                (a.code, a.rule, &a.location, a.offset),
+                (w.code, w.rule, &w.location, w.offset),
+                "{what}: another refusal than with the whole buffer"
+            );
+            Some(off)
+        }
+        (a, b) => panic!("{what}: the stream's verdict {a:?} is not the whole document's {b:?}"),
+    }
+}
+
+/// The `stream` oracle: the streaming decoder and, for every dialect, the
+/// streaming admitter, fed `body` in the chunks `sizes` give, against
+/// `decode::decode` and `admit` on the whole body.
+pub fn check_stream(schema: &Schema, sizes: &[usize], body: &[u8]) {
+    use spx_schema::stream::{StreamAdmitter, StreamDecoder};
+    let chunks = pieces(body, sizes);
+    let whole = [body];
+    let dec = |chunks: &[&[u8]]| {
+        run(
+            StreamDecoder::new(schema),
+            chunks,
+            |s, c, on| s.feed_with(c, &mut |e| on(e)),
+            StreamDecoder::finish,
+        )
+    };
+    let want = decode::decode(schema, body);
+    let got = dec(&chunks);
+    if let Some(off) = check_run("decoder", body.len(), &got, &dec(&whole), &want, true) {
+        let mut fresh = StreamDecoder::new(schema);
+        let prefix = body.get(..off as usize).unwrap_or(body);
+        assert!(
+            fresh.feed(prefix).is_ok(),
+            "decoder: the bytes before the offset {off} are refused"
+        );
+    }
+    for dialect in Dialect::JSON_SCHEMA.into_iter().chain(Dialect::GRAMMARS) {
+        let adm = |chunks: &[&[u8]]| {
+            run(
+                StreamAdmitter::new(schema, dialect),
+                chunks,
+                |s, c, on| s.feed_with(c, &mut |e| on(e)),
+                StreamAdmitter::finish,
+            )
+        };
+        let want = admit(schema, dialect, body);
+        let got = adm(&chunks);
+        let what = format!("admitter ({dialect})");
+        if let Some(off) = check_run(&what, body.len(), &got, &adm(&whole), &want, false) {
+            let mut fresh = StreamAdmitter::new(schema, dialect);
+            let prefix = body.get(..off as usize).unwrap_or(body);
+            assert!(
+                fresh.feed(prefix).is_ok(),
+                "{what}: the bytes before the offset {off} are refused"
+            );
+        }
+    }
+}

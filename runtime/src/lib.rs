@@ -128,6 +128,90 @@ pub trait Interaction: Sized {
     fn provider_schema(dialect: Dialect) -> &'static str {
         Self::provider(dialect).map_or("", |p| p.document)
     }
+
+    /// A streaming decoder of this root's value documents
+    /// ([`Stream`]; the engine's [`engine::stream::StreamDecoder`] over
+    /// [`Interaction::schema`]): `Proposal::stream()` with this trait in
+    /// scope.
+    fn stream() -> Stream<Self> {
+        Stream::new()
+    }
+}
+
+/// A streaming decoder of the value documents of root `T`: chunks of any
+/// size in, validated [`Event`]s as they arrive, a `T` at the end. The
+/// verdict is [`Interaction::decode`]'s on the concatenated bytes, whatever
+/// the chunking; a refusal comes at the first byte after which no
+/// continuation can be admitted, with its [`Diagnostic::offset`]
+/// (docs/STREAMING.md).
+///
+/// ```
+/// use spx_runtime::{Diagnostic, Interaction};
+/// use spx_runtime::engine::stream::Event;
+///
+/// /// Feeds a provider's chunks, showing each validated field as it comes.
+/// fn read<T: Interaction>(chunks: &[&[u8]], show: &mut dyn FnMut(&str)) -> Result<T, Diagnostic> {
+///     let mut stream = T::stream();
+///     for chunk in chunks {
+///         stream.feed_with(chunk, &mut |e| {
+///             if let Event::FieldDone { pointer, .. } = e {
+///                 show(&pointer);
+///             }
+///         })?;
+///     }
+///     stream.finish()
+/// }
+/// ```
+#[derive(Debug)]
+pub struct Stream<T> {
+    inner: engine::stream::StreamDecoder<'static>,
+    root: std::marker::PhantomData<fn() -> T>,
+}
+
+impl<T: Interaction> Stream<T> {
+    /// A stream before its first byte.
+    pub fn new() -> Stream<T> {
+        Stream {
+            inner: engine::stream::StreamDecoder::new(T::schema()),
+            root: std::marker::PhantomData,
+        }
+    }
+
+    /// Reads the next chunk; `Err` is the refusal, and it is final.
+    pub fn feed(&mut self, chunk: &[u8]) -> Result<(), Diagnostic> {
+        self.inner.feed(chunk)
+    }
+
+    /// [`Stream::feed`], handing the chunk's events to `on`
+    /// ([`engine::stream::Event`]: pointers and engine values of the
+    /// validated leaves).
+    pub fn feed_with(
+        &mut self,
+        chunk: &[u8],
+        on: &mut impl FnMut(engine::stream::Event),
+    ) -> Result<(), Diagnostic> {
+        self.inner.feed_with(chunk, on)
+    }
+
+    /// The number of bytes accepted so far.
+    pub fn offset(&self) -> u64 {
+        self.inner.offset()
+    }
+
+    /// Ends the stream: the value, exactly as [`Interaction::decode`] on
+    /// the concatenated bytes gives it, or the refusal. (The admitted
+    /// value's canonical document is rendered once more and read by the
+    /// generated decoder: the stream itself keeps no document.)
+    pub fn finish(self) -> Result<T, Diagnostic> {
+        let decoded = self.inner.finish()?;
+        T::decode(decoded.canonical.as_bytes())
+    }
+}
+
+impl<T: Interaction> Default for Stream<T> {
+    fn default() -> Self {
+        Stream::new()
+    }
 }
 
 /// The glue generated code calls. Its name carries this crate's exact

@@ -175,22 +175,41 @@ impl<'s> Admission<'s> {
 fn bounded_utf8(bytes: &[u8]) -> Result<&str, Diagnostic> {
     crate::decode::bounded_utf8(bytes).map_err(|d| {
         let detail = match d.rule {
-            "document_bytes" => format!(
-                "the response is {} bytes long; at most {} bytes are admitted",
-                bytes.len(),
-                limits::MAX_DOCUMENT_BYTES
-            ),
-            _ => format!(
-                "the response is not UTF-8: invalid byte sequence at byte {}",
-                std::str::from_utf8(bytes).map_or_else(|e| e.valid_up_to(), str::len)
+            "document_bytes" => too_long(&bytes.len().to_string()),
+            _ => not_utf8(
+                std::str::from_utf8(bytes).map_or_else(|e| e.valid_up_to(), str::len) as u64,
             ),
         };
         d.with_detail(detail)
     })
 }
 
+/// The detail of a response over the size bound (`len`: its length, or
+/// how a stream knows it).
+pub(crate) fn too_long(len: &str) -> String {
+    format!(
+        "the response is {len} bytes long; at most {} bytes are admitted",
+        limits::MAX_DOCUMENT_BYTES
+    )
+}
+
+/// The detail of a response that is not UTF-8 from byte `at`.
+pub(crate) fn not_utf8(at: u64) -> String {
+    format!("the response is not UTF-8: invalid byte sequence at byte {at}")
+}
+
+/// Admission's reading of provider text (the streaming admitter's too).
+pub(crate) const OPTIONS: json::Options = READING;
+
 /// A refusal of the reader, located and worded for the model.
 fn refusal(text: &str, e: ReadError) -> Diagnostic {
+    let at = e.line_column(text);
+    reader_refusal(e, at)
+}
+
+/// A refusal of the reader at `(line, column)`, located and worded for the
+/// model.
+pub(crate) fn reader_refusal(e: ReadError, (line, column): (usize, usize)) -> Diagnostic {
     let shown = show(&e.pointer).to_string();
     let detail = match &e.kind {
         ErrorKind::DuplicateKey(key) => format!(
@@ -201,7 +220,6 @@ fn refusal(text: &str, e: ReadError) -> Diagnostic {
             "{shown}: objects and arrays nest deeper than {max} levels, deeper than any value of this schema"
         ),
         ErrorKind::Syntax { .. } | ErrorKind::NumberRange => {
-            let (line, column) = e.line_column(text);
             format!(
                 "{shown}: not valid JSON at line {line}, column {column} (byte {}): {}",
                 e.offset,
@@ -221,13 +239,18 @@ fn refusal(text: &str, e: ReadError) -> Diagnostic {
 /// `value`.
 fn unwrap(schema: &Schema, tree: &Tree<'_>, walk: &Walk<'_, '_>) -> Result<(), Diagnostic> {
     if tree.node(0).kind != Kind::Object {
-        return Err(Diagnostic::z205(RULE_SHAPE)
-            .at_pointer("")
-            .with_detail(format!(
-                "(root): expected an object {{\"value\": …}} holding {}, got {}",
-                expect_type(schema, schema.graph().root_index()),
-                tree.describe(0)
-            )));
+        return Err(not_wrapped(schema, &tree.describe(0)));
     }
     walk.exact_keys(0, &["value"], "", RULE_SHAPE)
+}
+
+/// The refusal of a text that is not the dialect's wrapper object (it is
+/// `got`).
+pub(crate) fn not_wrapped(schema: &Schema, got: &str) -> Diagnostic {
+    Diagnostic::z205(RULE_SHAPE)
+        .at_pointer("")
+        .with_detail(format!(
+            "(root): expected an object {{\"value\": …}} holding {}, got {got}",
+            expect_type(schema, schema.graph().root_index())
+        ))
 }

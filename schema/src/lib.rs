@@ -14,6 +14,7 @@
 //! | canonical encoding | [`encode`] |
 //! | provider projections and dialect adapters | [`project`] |
 //! | admission of raw provider output | [`admit`] |
+//! | streaming: decoding and admission as the bytes arrive, events, provider SSE adapters | [`stream`] |
 //! | the one JSON reader, used by decoding, admission and the adapters | `json` (crate-private) |
 //! | the §7 value walk shared by decoding and admission | `walk` (crate-private) |
 //! | pins: `spx.lock`, pinned documents, source paths, pin policy and plan, every pin diagnostic | [`lock`] |
@@ -62,6 +63,8 @@ pub mod render;
 pub mod schema;
 #[forbid(unsafe_code)]
 pub mod source;
+#[forbid(unsafe_code)]
+pub mod stream;
 #[forbid(unsafe_code)]
 pub(crate) mod suggest;
 #[forbid(unsafe_code)]

@@ -181,6 +181,7 @@ pub(crate) fn render_schema(graph: TypeGraph) -> Result<Schema, Diagnostic> {
         revision,
         digest,
         docs: crate::source::Docs::new(),
+        stream: Default::default(),
     })
 }
 

@@ -22,6 +22,20 @@ pub struct Schema {
     pub(crate) revision: String,
     pub(crate) digest: String,
     pub(crate) docs: Docs,
+    /// What the streams need, computed on first use.
+    pub(crate) stream: StreamPlan,
+}
+
+/// The streams' plan of a schema ([`crate::stream`]), computed on first
+/// use and kept with it. It is derived from the other parts, so it takes
+/// no part in comparisons or hashing, and a clone computes its own.
+#[derive(Debug, Default)]
+pub(crate) struct StreamPlan(std::sync::OnceLock<crate::stream::Plan>);
+
+impl Clone for StreamPlan {
+    fn clone(&self) -> Self {
+        StreamPlan::default()
+    }
 }
 
 impl PartialEq for Schema {
@@ -145,6 +159,7 @@ impl Schema {
             revision: revision.to_owned(),
             digest: digest.to_owned(),
             docs: Docs::new(),
+            stream: StreamPlan::default(),
         }
     }
 
@@ -171,5 +186,10 @@ impl Schema {
     /// The root's stable id.
     pub fn root_type_id(&self) -> &str {
         self.graph.root_type_id()
+    }
+
+    /// The streams' plan of this schema, computed on first use.
+    pub(crate) fn stream_plan(&self) -> &crate::stream::Plan {
+        self.stream.0.get_or_init(|| crate::stream::Plan::new(self))
     }
 }

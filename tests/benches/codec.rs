@@ -3,6 +3,11 @@
 //! docs/PERFORMANCE.md; `scripts/bench-ratios` turns the results into the
 //! table and ratios.
 //!
+//! The streaming decoder's group is `stream/<document>`: `chunks-4k` (the
+//! document fed in 4 KiB chunks), `bytes-1` (one byte at a time) and
+//! `whole` (one buffer), each to `finish`, the rows `scripts/bench-ratios`
+//! compares with `decode/<document>/engine` and with each other.
+//!
 //! ```text
 //! cargo bench -p spx-tests --bench codec
 //! ```
@@ -11,6 +16,7 @@ mod common;
 
 use common::{Doc, DECODERS, ENCODERS};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use spx_runtime::engine::stream::StreamDecoder;
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -33,6 +39,16 @@ fn codec(c: &mut Criterion) {
         group.finish();
     }
     for doc in &corpus {
+        let mut group = c.benchmark_group(format!("stream/{}", doc.name));
+        group.throughput(Throughput::Bytes(doc.bytes.len() as u64));
+        for (name, size) in [("chunks-4k", 4096), ("bytes-1", 1), ("whole", usize::MAX)] {
+            group.bench_function(name, |b| {
+                b.iter(|| stream(&doc.schema, black_box(&doc.bytes), size))
+            });
+        }
+        group.finish();
+    }
+    for doc in &corpus {
         let mut group = c.benchmark_group(format!("encode/{}", doc.name));
         group.throughput(Throughput::Bytes(doc.bytes.len() as u64));
         for name in ENCODERS {
@@ -41,6 +57,17 @@ fn codec(c: &mut Criterion) {
         }
         group.finish();
     }
+}
+
+/// The streaming decoder over `bytes` in chunks of `size`, to `finish`.
+fn stream(schema: &spx_runtime::engine::Schema, bytes: &[u8], size: usize) -> usize {
+    let mut s = StreamDecoder::new(schema);
+    for chunk in bytes.chunks(size.min(bytes.len()).max(1)) {
+        if s.feed(chunk).is_err() {
+            break;
+        }
+    }
+    usize::from(black_box(s.finish()).is_ok())
 }
 
 criterion_group! {

@@ -391,6 +391,428 @@ pub mod host {
     }
 }
 
+/// Differential checks of the streams against the whole-document decoder
+/// and admission, for every chunking the tests use.
+pub mod stream {
+    use spx_schema::decode::Decoded;
+    use spx_schema::project::Dialect;
+    use spx_schema::stream::{Event, StreamAdmitter, StreamDecoder};
+    use spx_schema::{Diagnostic, Location, Schema, Value};
+    use std::cell::Cell;
+
+    /// The chunkings: the whole buffer, 1 byte, 2 to 7 bytes, and three
+    /// random cuttings (seeded by the bytes, so a failure reproduces).
+    pub fn chunkings(bytes: &[u8]) -> Vec<Vec<usize>> {
+        let len = bytes.len().max(1);
+        let mut out = vec![vec![len]];
+        for n in 1..=7 {
+            out.push(vec![n]);
+        }
+        let mut seed = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+        }) | 1;
+        for _ in 0..3 {
+            let mut sizes = Vec::new();
+            let mut total = 0;
+            while total < len {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let n = 1 + (seed % 97) as usize;
+                sizes.push(n);
+                total += n;
+            }
+            out.push(sizes);
+        }
+        out
+    }
+
+    /// Cuts `bytes` into pieces of the sizes in `sizes` (cycling).
+    pub fn pieces<'b>(bytes: &'b [u8], sizes: &[usize]) -> Vec<&'b [u8]> {
+        let mut out = Vec::new();
+        let mut at = 0;
+        let mut k = 0;
+        while at < bytes.len() {
+            let n = sizes[k % sizes.len()].max(1);
+            let end = (at + n).min(bytes.len());
+            out.push(&bytes[at..end]);
+            at = end;
+            k += 1;
+        }
+        out
+    }
+
+    /// What one run of a stream gave.
+    #[derive(Debug)]
+    pub struct Run {
+        /// `finish`'s result.
+        pub result: Result<Decoded, Diagnostic>,
+        /// The events, in order.
+        pub events: Vec<Event>,
+        /// The index of the chunk whose feed refused, if one did, and how
+        /// many bytes had been fed before that chunk.
+        pub refused_in: Option<(usize, u64)>,
+    }
+
+    /// Feeds `bytes` through a fresh decoder in these chunks.
+    pub fn decode_in(schema: &Schema, bytes: &[u8], sizes: &[usize]) -> Run {
+        let mut s = StreamDecoder::new(schema);
+        let mut events = Vec::new();
+        let mut refused_in = None;
+        let mut fed = 0u64;
+        for (k, chunk) in pieces(bytes, sizes).into_iter().enumerate() {
+            if s.feed_with(chunk, &mut |e| events.push(e)).is_err() {
+                refused_in = Some((k, fed));
+                break;
+            }
+            fed += chunk.len() as u64;
+        }
+        Run {
+            result: s.finish(),
+            events,
+            refused_in,
+        }
+    }
+
+    /// Feeds `bytes` through a fresh admitter in these chunks.
+    pub fn admit_in(schema: &Schema, dialect: Dialect, bytes: &[u8], sizes: &[usize]) -> Run {
+        let mut s = StreamAdmitter::new(schema, dialect);
+        let mut events = Vec::new();
+        let mut refused_in = None;
+        let mut fed = 0u64;
+        for (k, chunk) in pieces(bytes, sizes).into_iter().enumerate() {
+            if s.feed_with(chunk, &mut |e| events.push(e)).is_err() {
+                refused_in = Some((k, fed));
+                break;
+            }
+            fed += chunk.len() as u64;
+        }
+        Run {
+            result: s.finish(),
+            events,
+            refused_in,
+        }
+    }
+
+    thread_local! {
+        static MAY_DIFFER: Cell<bool> = const { Cell::new(false) };
+    }
+
+    /// While the guard lives, the documents checked on this thread may
+    /// get another diagnostic from the stream than from the
+    /// whole-document decoder (they have more than one violation, and a
+    /// later byte decides; docs/DECODING.md, "Streaming"): only the verdict
+    /// and the offsets are checked.
+    pub fn may_differ() -> MayDiffer {
+        MAY_DIFFER.with(|c| c.set(true));
+        MayDiffer(())
+    }
+
+    /// See [`may_differ`].
+    pub struct MayDiffer(());
+
+    impl Drop for MayDiffer {
+        fn drop(&mut self) {
+            MAY_DIFFER.with(|c| c.set(false));
+        }
+    }
+
+    /// True while a [`may_differ`] guard lives on this thread.
+    pub fn differing() -> bool {
+        MAY_DIFFER.with(Cell::get)
+    }
+
+    /// The fields of a value, replayed: every leaf at its pointer
+    /// (`prefix` + `/fields/<id>`…), in document order.
+    pub fn leaves(value: &Value, prefix: &str, out: &mut Vec<(String, Value)>) {
+        let fields = match value {
+            Value::Record(f) | Value::Variant { fields: f, .. } => f,
+            _ => return,
+        };
+        for (id, v) in fields {
+            let mut p = format!("{prefix}/fields");
+            spx_schema::quote::push_pointer_token(&mut p, id);
+            match v {
+                Value::Record(_) | Value::Variant { .. } => leaves(v, &p, out),
+                _ => out.push((p, v.clone())),
+            }
+        }
+    }
+
+    /// The cases of a value, replayed.
+    pub fn cases(value: &Value, prefix: &str, out: &mut Vec<(String, String)>) {
+        let fields = match value {
+            Value::Record(f) => f,
+            Value::Variant { case, fields } => {
+                out.push((prefix.to_owned(), case.clone()));
+                fields
+            }
+            _ => return,
+        };
+        for (id, v) in fields {
+            let mut p = format!("{prefix}/fields");
+            spx_schema::quote::push_pointer_token(&mut p, id);
+            cases(v, &p, out);
+        }
+    }
+
+    /// The streaming admitter against `whole` (admission's result on
+    /// `bytes`), for every chunking: the same verdict; the same value and
+    /// canonical document; the same code, rule and pointer unless
+    /// [`differing`]; one offset whatever the chunking, with a prefix
+    /// before it that the stream accepts; sound events (in any order: a
+    /// provider writes keys in any order). Returns the stream's refusal.
+    pub fn check_admit(
+        schema: &Schema,
+        dialect: Dialect,
+        bytes: &[u8],
+        whole: &Result<Decoded, Diagnostic>,
+    ) -> Option<Diagnostic> {
+        let mut first: Option<Diagnostic> = None;
+        for sizes in chunkings(bytes) {
+            let run = admit_in(schema, dialect, bytes, &sizes);
+            match (&run.result, whole) {
+                (Ok(a), Ok(b)) => {
+                    assert_eq!(
+                        a,
+                        b,
+                        "stream by {sizes:?} differs ({dialect}): {}",
+                        show(bytes)
+                    );
+                    let mut events = run.events.clone();
+                    events.retain(|e| !matches!(e, Event::Progress { .. }));
+                    let mut want: Vec<(String, Value)> = Vec::new();
+                    leaves(&a.value, "/value", &mut want);
+                    let mut got: Vec<(String, Value)> = events
+                        .iter()
+                        .filter_map(|e| match e {
+                            Event::FieldDone { pointer, value } => {
+                                Some((pointer.clone(), value.clone()))
+                            }
+                            _ => None,
+                        })
+                        .collect();
+                    want.sort_by(|x, y| x.0.cmp(&y.0));
+                    got.sort_by(|x, y| x.0.cmp(&y.0));
+                    assert_eq!(
+                        got,
+                        want,
+                        "FieldDone events are not the leaves: {}",
+                        show(bytes)
+                    );
+                    let mut want_cases = Vec::new();
+                    cases(&a.value, "/value", &mut want_cases);
+                    let mut got_cases: Vec<(String, String)> = events
+                        .iter()
+                        .filter_map(|e| match e {
+                            Event::CaseChosen { pointer, case } => {
+                                Some((pointer.clone(), case.clone()))
+                            }
+                            _ => None,
+                        })
+                        .collect();
+                    want_cases.sort();
+                    got_cases.sort();
+                    assert_eq!(got_cases, want_cases, "{}", show(bytes));
+                    check_events(&run.events, None);
+                }
+                (Err(a), Err(b)) => {
+                    if !differing()
+                        && std::env::var_os("SPX_STREAM_REPORT").is_some()
+                        && !same_refusal(a, b)
+                    {
+                        eprintln!(
+                            "ADIFF {} {} {:?} | whole {} {:?} :: {}",
+                            a.rule,
+                            a.offset.unwrap_or(0),
+                            a.location,
+                            b.rule,
+                            b.location,
+                            show(bytes).chars().take(140).collect::<String>()
+                        );
+                    } else if !differing() {
+                        assert!(
+                            same_refusal(a, b),
+                            "stream by {sizes:?} ({dialect}): {a:?}\nwhole: {b:?}\n{}",
+                            show(bytes)
+                        );
+                    }
+                    let off = a.offset.expect("a stream refusal has an offset");
+                    assert!(off <= bytes.len() as u64, "{a:?}");
+                    check_events(&run.events, None);
+                    match &first {
+                        None => first = Some(a.clone()),
+                        Some(f) => assert_eq!(
+                            (f.code, f.rule, &f.location, f.offset),
+                            (a.code, a.rule, &a.location, a.offset),
+                            "another refusal by {sizes:?} ({dialect}): {}",
+                            show(bytes)
+                        ),
+                    }
+                }
+                (a, b) => panic!(
+                    "stream by {sizes:?} ({dialect}): {a:?}\nwhole: {b:?}\n{}",
+                    show(bytes)
+                ),
+            }
+        }
+        if let Some(d) = &first {
+            let off = d.offset.unwrap_or(0) as usize;
+            let mut s = StreamAdmitter::new(schema, dialect);
+            let prefix = &bytes[..off.min(bytes.len())];
+            let r = s.feed(prefix);
+            assert!(
+                r.is_ok(),
+                "the bytes before the offset {off} are refused ({dialect}): {r:?} {}",
+                show(bytes)
+            );
+        }
+        first
+    }
+
+    /// Events are sound: every `FieldDone` and `CaseChosen` of an admitted
+    /// stream is, in order, exactly a leaf and a case of the final value;
+    /// of a refused one, a prefix of what the document announced (checked
+    /// by the caller); offsets never go back.
+    pub fn check_events(events: &[Event], value: Option<&Value>) {
+        let mut last = 0;
+        for e in events {
+            if let Event::Progress { offset } = e {
+                assert!(*offset >= last, "progress went back: {events:?}");
+                last = *offset;
+            }
+        }
+        let Some(value) = value else { return };
+        let mut want = Vec::new();
+        leaves(value, "/value", &mut want);
+        let got: Vec<(String, Value)> = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::FieldDone { pointer, value } => Some((pointer.clone(), value.clone())),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(got, want, "FieldDone events are not the value's leaves");
+        let mut want_cases = Vec::new();
+        cases(value, "/value", &mut want_cases);
+        let got_cases: Vec<(String, String)> = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::CaseChosen { pointer, case } => Some((pointer.clone(), case.clone())),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            got_cases, want_cases,
+            "CaseChosen events are not the value's cases"
+        );
+    }
+
+    fn show(bytes: &[u8]) -> String {
+        String::from_utf8_lossy(&bytes[..bytes.len().min(300)]).into_owned()
+    }
+
+    fn same_refusal(a: &Diagnostic, b: &Diagnostic) -> bool {
+        (a.code, a.rule, &a.location) == (b.code, b.rule, &b.location)
+    }
+
+    /// The streaming decoder against `whole` (the whole-document decoder's
+    /// result on `bytes`), for every chunking: the same verdict; the same
+    /// value and canonical document; the same code, rule and pointer
+    /// unless [`differing`]; one offset whatever the chunking, no earlier
+    /// than `viable` (the length of a prefix of `bytes` known to start an
+    /// admitted document, when the caller knows one), and a prefix before
+    /// it that the stream accepts; sound events. Returns the stream's
+    /// refusal.
+    pub fn check_decode(
+        schema: &Schema,
+        bytes: &[u8],
+        whole: &Result<Decoded, Diagnostic>,
+        viable: Option<usize>,
+    ) -> Option<Diagnostic> {
+        let mut first: Option<Diagnostic> = None;
+        for sizes in chunkings(bytes) {
+            let run = decode_in(schema, bytes, &sizes);
+            match (&run.result, whole) {
+                (Ok(a), Ok(b)) => {
+                    assert_eq!(a, b, "stream by {sizes:?} differs: {}", show(bytes));
+                    check_events(&run.events, Some(&a.value));
+                    assert!(run.refused_in.is_none());
+                }
+                (Err(a), Err(b)) => {
+                    if !differing()
+                        && std::env::var_os("SPX_STREAM_REPORT").is_some()
+                        && !same_refusal(a, b)
+                    {
+                        eprintln!(
+                            "DIFF {} {} {:?} | whole {} {:?} :: {}",
+                            a.rule,
+                            a.offset.unwrap_or(0),
+                            a.location,
+                            b.rule,
+                            b.location,
+                            show(bytes).chars().take(140).collect::<String>()
+                        );
+                    } else if !differing() {
+                        assert!(
+                            same_refusal(a, b),
+                            "stream by {sizes:?}: {a:?}\nwhole: {b:?}\n{}",
+                            show(bytes)
+                        );
+                    }
+                    let off = a.offset.expect("a stream refusal has an offset");
+                    assert!(off <= bytes.len() as u64, "{a:?}");
+                    if let Some(v) = viable {
+                        assert!(
+                            off >= v as u64,
+                            "refused at {off}, before byte {v} of a viable prefix: {a:?}\n{}",
+                            show(bytes)
+                        );
+                    }
+                    if let Some((_, fed)) = run.refused_in {
+                        // Refused in the chunk holding the impossible byte,
+                        // or later (the rest of its token).
+                        assert!(fed <= off.max(fed), "{a:?}");
+                    }
+                    check_events(&run.events, None);
+                    if let Some(f) = &first {
+                        if std::env::var_os("SPX_STREAM_REPORT").is_some()
+                            && (f.rule, f.offset) != (a.rule, a.offset)
+                        {
+                            let _ = std::fs::write("/tmp/spx_fail.bin", bytes);
+                            let _ = std::fs::write("/tmp/spx_fail_schema.json", schema.document());
+                        }
+                    }
+                    match &first {
+                        None => first = Some(a.clone()),
+                        Some(f) => assert_eq!(
+                            (f.code, f.rule, &f.location, f.offset),
+                            (a.code, a.rule, &a.location, a.offset),
+                            "another refusal by {sizes:?}: {}",
+                            show(bytes)
+                        ),
+                    }
+                }
+                (a, b) => panic!("stream by {sizes:?}: {a:?}\nwhole: {b:?}\n{}", show(bytes)),
+            }
+        }
+        if let Some(d) = &first {
+            // The bytes before the offset are a viable prefix: a fresh
+            // stream accepts them.
+            let off = d.offset.unwrap_or(0) as usize;
+            let mut s = StreamDecoder::new(schema);
+            let prefix = &bytes[..off.min(bytes.len())];
+            assert!(
+                s.feed(prefix).is_ok(),
+                "the bytes before the offset {off} are refused: {}",
+                show(bytes)
+            );
+            assert!(matches!(d.location, Location::Pointer(_)));
+        }
+        first
+    }
+}
+
 /// The recorder of test documents: the engine's decode tests record every
 /// document they check, so that the consumer tests can send the same
 /// corpus through the generated TypeScript and Python decoders.

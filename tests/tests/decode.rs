@@ -50,7 +50,8 @@ proptest! {
         prop_assert_eq!(&d.canonical, &doc);
         prop_assert_eq!(decode_fast_path(&s, doc.as_bytes()), Some(d.clone()));
         prop_assert_eq!(decode_fast_path_portable(&s, doc.as_bytes()), Some(d.clone()));
-        prop_assert_eq!(decode_spec_path(&s, doc.as_bytes()), Ok(d));
+        prop_assert_eq!(decode_spec_path(&s, doc.as_bytes()), Ok(d.clone()));
+        spx_tests::stream::check_decode(&s, doc.as_bytes(), &Ok(d), None);
     }
 
     /// Random edits of canonical documents: both paths agree, nothing
@@ -77,6 +78,14 @@ proptest! {
         decode_cases::grammar_support::check(&s, &bytes);
         let spec = decode_spec_path(&s, &bytes);
         prop_assert_eq!(&full, &spec);
+        {
+            // Up to three random edits: the verdict and the offsets must
+            // agree, the diagnostic may differ.
+            let _multi = spx_tests::stream::may_differ();
+            let canonical = encode(&s, &v).unwrap();
+            let same = canonical.bytes().zip(&bytes).take_while(|(a, b)| a == *b).count();
+            spx_tests::stream::check_decode(&s, &bytes, &full, Some(same));
+        }
         match &full {
             Ok(d) => {
                 prop_assert_eq!(d.canonical.as_bytes(), &bytes[..]);

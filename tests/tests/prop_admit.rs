@@ -214,7 +214,9 @@ proptest! {
                     prop_assert_eq!(e.rule, "document_bytes");
                     continue;
                 }
-                match admit(&schema, dialect, text.as_bytes()) {
+                let got = admit(&schema, dialect, text.as_bytes());
+                spx_tests::stream::check_admit(&schema, dialect, text.as_bytes(), &got);
+                match got {
                     Ok(d) => prop_assert_eq!(&d, &expected),
                     Err(e) => prop_assert!(false, "{dialect}: {e:?}\n{text}"),
                 }

@@ -45,6 +45,9 @@ proptest! {
         grammar_support::assert_accepted(&schema, doc.as_bytes(), &value);
         prop_assert_eq!(decode_spec_path(&schema, doc.as_bytes()), Ok(d.clone()));
         prop_assert_eq!(decode_fast_path(&schema, doc.as_bytes()), Some(d.clone()));
+        // The streaming decoder, in every chunking: the same value, and
+        // events that replay to it.
+        spx_tests::stream::check_decode(&schema, doc.as_bytes(), &Ok(d.clone()), None);
 
         // The <VALUE> part is exactly what encode_value_into writes.
         let mut part = String::new();
@@ -69,6 +72,13 @@ proptest! {
         let mut r = XorShift(seed | 1);
         for _ in 0..24 {
             let m = any_mutation(doc.as_bytes(), &mut r);
+            {
+                // The stream's verdict and offsets (a mutation may make
+                // several violations: the diagnostic may differ).
+                let _multi = spx_tests::stream::may_differ();
+                let same = doc.bytes().zip(&m).take_while(|(a, b)| a == *b).count();
+                spx_tests::stream::check_decode(&schema, &m, &decode(&schema, &m), Some(same));
+            }
             grammar_support::check(&schema, &m);
             match decode(&schema, &m) {
                 Ok(d) => {
@@ -96,6 +106,14 @@ proptest! {
             let Some((m, kind)) = structural_mutation(&doc, &mut r) else { continue };
             prop_assert_ne!(&m, &doc);
             let e = decode(&schema, m.as_bytes()).expect_err(kind);
+            {
+                // A reordering or a duplicate is read by the stream as its
+                // first difference (docs/DECODING.md, "Streaming").
+                let _multi = (kind != "whitespace" && kind != "re-escape")
+                    .then(spx_tests::stream::may_differ);
+                let same = doc.bytes().zip(m.bytes()).take_while(|(a, b)| a == b).count();
+                spx_tests::stream::check_decode(&schema, m.as_bytes(), &Err(e.clone()), Some(same));
+            }
             grammar_support::assert_refused(&schema, m.as_bytes());
             let expected = if m.len() > 65536 {
                 (Code::Z206, "document_bytes")

@@ -49,6 +49,18 @@ fn schemas<'a>(v: &'a J, out: &mut Vec<&'a J>) {
 
 /// Every key and name constraint of the dialect's provider (docs/PROVIDERS.md
 /// §6) holds in `doc`.
+/// Admission of `text`, with the streaming admitter checked against it in
+/// every chunking (the same verdict, value and refusal).
+fn admitted_or_refused(
+    schema: &Schema,
+    dialect: Dialect,
+    text: &str,
+) -> Result<spx_schema::decode::Decoded, spx_schema::Diagnostic> {
+    let got = admit(schema, dialect, text.as_bytes());
+    spx_tests::stream::check_admit(schema, dialect, text.as_bytes(), &got);
+    got
+}
+
 fn check_provider_rules(dialect: Dialect, doc: &J, name: Option<&str>) {
     let rule = KeyRule::PROPERTY;
     let mut all = Vec::new();
@@ -153,6 +165,10 @@ fn a_model_answering_with_the_safe_keys_is_admitted_and_corrected_in_them() {
         key(6)
     );
     let e = provider.admit(answer.as_bytes()).unwrap_err();
+    assert_eq!(
+        admitted_or_refused(&schema, Dialect::Anthropic, &answer).as_ref(),
+        Err(&e)
+    );
     assert_eq!((e.code, e.rule), (Code::Z206, "value.fields.missing"));
     assert_eq!(e.location, Location::Pointer(format!("/fields/{}", key(0))));
     let feedback = e.for_model();
@@ -166,6 +182,10 @@ fn a_model_answering_with_the_safe_keys_is_admitted_and_corrected_in_them() {
     // An invented key: listed with the keys the model was given.
     let invented = answer.replacen("{\"fields\":{", "{\"fields\":{\"a b/c~d!\":\"1\",", 1);
     let e = provider.admit(invented.as_bytes()).unwrap_err();
+    assert_eq!(
+        admitted_or_refused(&schema, Dialect::Anthropic, &invented).as_ref(),
+        Err(&e)
+    );
     assert_eq!(e.rule, "value.fields.unknown");
     assert_eq!(e.location, Location::Pointer("/fields/a b~1c~0d!".into()));
     let detail = e.detail.unwrap();
@@ -184,6 +204,10 @@ fn a_model_answering_with_the_safe_keys_is_admitted_and_corrected_in_them() {
         1,
     );
     let e = provider.admit(both.as_bytes()).unwrap_err();
+    assert_eq!(
+        admitted_or_refused(&schema, Dialect::Anthropic, &both).as_ref(),
+        Err(&e)
+    );
     assert_eq!((e.code, e.rule), (Code::Z205, "duplicate_key"));
     assert_eq!(e.location, Location::Pointer("/fields/a b~1c~0d".into()));
     assert_eq!(
@@ -203,6 +227,10 @@ fn a_model_answering_with_the_safe_keys_is_admitted_and_corrected_in_them() {
         1,
     );
     let d = provider.admit(fixed.as_bytes()).unwrap();
+    assert_eq!(
+        admitted_or_refused(&schema, Dialect::Anthropic, &fixed).as_ref(),
+        Ok(&d)
+    );
     assert!(d.canonical.contains("\"a b/c~d\":\"7\""), "{}", d.canonical);
     assert!(!d.canonical.contains(&key(0)));
 }
@@ -247,7 +275,7 @@ fn forged_ids_never_share_a_key() {
             ),
         ]);
         let answer = spx_tests::provider::answer(&schema, dialect, &v);
-        let d = admit(&schema, dialect, answer.as_bytes()).unwrap();
+        let d = admitted_or_refused(&schema, dialect, &answer).unwrap();
         assert_eq!(d.value, v, "{dialect}");
         let doc: J = serde_json::from_str(&project(&schema, dialect).unwrap().document).unwrap();
         assert!(validator(&doc.to_string()).is_valid(&serde_json::from_str(&answer).unwrap()));
@@ -381,7 +409,7 @@ proptest! {
                 .map(|e| e.to_string())
                 .collect();
             prop_assert!(errors.is_empty(), "{}: {:?}", dialect, errors);
-            let d = admit(&schema, dialect, answer.as_bytes())
+            let d = admitted_or_refused(&schema, dialect, &answer)
                 .map_err(|e| TestCaseError::fail(format!("{dialect}: {e}\n{answer}")))?;
             prop_assert_eq!(&d.canonical, &canonical);
             prop_assert_eq!(&d.value, &v);

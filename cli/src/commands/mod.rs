@@ -10,6 +10,7 @@ mod gen;
 mod pin;
 mod provider_schema;
 mod schema;
+mod stream;
 mod verify;
 
 use crate::args::Command;
@@ -32,10 +33,18 @@ pub fn run(ctx: &mut Ctx, cmd: &Command) -> CmdResult {
         } => verify::run(ctx, source, root_type_id, schema_file),
         Command::Check { verbose, source } => check::run(ctx, source, *verbose),
         Command::Decode {
+            chunk,
+            events,
             source,
             root_type_id,
             document,
-        } => decode::run(ctx, source, root_type_id, document.as_deref()),
+        } => decode::run(
+            ctx,
+            &stream::Feed::new(*chunk, *events),
+            source,
+            root_type_id,
+            document.as_deref(),
+        ),
         Command::Example {
             source,
             root_type_id,
@@ -49,10 +58,21 @@ pub fn run(ctx: &mut Ctx, cmd: &Command) -> CmdResult {
         } => provider_schema::run(ctx, *dialect, *losses, *descriptions, source, root_type_id),
         Command::Admit {
             dialect,
+            chunk,
+            events,
+            sse,
             source,
             root_type_id,
             file,
-        } => admit::run(ctx, *dialect, source, root_type_id, file.as_deref()),
+        } => admit::run(
+            ctx,
+            *dialect,
+            &stream::Feed::new(*chunk, *events),
+            *sse,
+            source,
+            root_type_id,
+            file.as_deref(),
+        ),
         Command::Gen {
             target,
             source,

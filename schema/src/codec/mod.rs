@@ -20,6 +20,7 @@
 //! | [`quote`] | the §2 string quoting rule (which characters are escaped, and how), the lowercase hex of `\u00xx`, RFC 6901 pointer tokens |
 //! | [`scalar`] | the decimal-integer rule (`-?(0\|[1-9][0-9]*)`, no `-0`) and the range of each integer representation |
 //! | [`envelope`] | the value document's envelope around `<VALUE>`: its prefix (document id, root id, digest) and its end |
+//! | [`step`] | the same leaf rules one byte (or piece) at a time, for streams: [`step::DecimalPrefix`], [`step::ElementPrefix`], [`step::StringPrefix`] |
 //! | [`kernel`] | the data-parallel scanning steps of the readers and writers, [`Native`] (SIMD where the processor has it) and [`Portable`] (plain Rust, the reference); the SIMD code itself is the private `simd` module, the engine's only `unsafe` |
 //!
 //! `quote` and `scalar` are also reachable as `spx_schema::quote` and
@@ -44,6 +45,8 @@ pub mod scalar;
 #[allow(unsafe_code)]
 mod simd;
 #[forbid(unsafe_code)]
+pub mod step;
+#[forbid(unsafe_code)]
 pub mod write;
 
 pub use kernel::{Kernel, Native, Portable};
@@ -53,6 +56,50 @@ pub use read::Cursor;
 #[cfg(test)]
 #[forbid(unsafe_code)]
 pub(crate) mod testing {
+    /// Pieces of string text, canonical and not (escapes, controls, the
+    /// UTF-8 lengths, a closing quote, what follows a string), that the
+    /// string readers' tests cut and join at random.
+    pub(crate) const STRING_PIECES: &[&str] = &[
+        "a",
+        "abcdefghijklmnop",
+        "abcdefg",
+        "abcdefghijklmnopqrstuvwxyz01234",
+        " ",
+        "\"",
+        "\\",
+        "\\\"",
+        "\\\\",
+        "\\n",
+        "\\r",
+        "\\t",
+        "\\b",
+        "\\/",
+        "\\u0000",
+        "\\u001f",
+        "\\u0009",
+        "\\u007f",
+        "\\u0085",
+        "\\u009f",
+        "\\u00a0",
+        "\\u00A0",
+        "\\ud83d",
+        "\u{0}",
+        "\u{1f}",
+        "\n",
+        "\u{7f}",
+        "\u{80}",
+        "\u{9f}",
+        "\u{a0}",
+        "\u{bf}",
+        "é",
+        "→",
+        "日本語",
+        "😀",
+        "€42",
+        ",",
+        "]",
+    ];
+
     /// A deterministic xorshift generator.
     pub(crate) struct Rng(pub(crate) u64);
 

@@ -802,7 +802,7 @@ mod tests {
         }
     }
 
-    use crate::codec::testing::Rng;
+    use crate::codec::testing::{Rng, STRING_PIECES};
 
     /// On random texts built from the pieces that matter (quotes, every
     /// escape, controls, C1 lead bytes, multi-byte characters, runs long
@@ -812,46 +812,6 @@ mod tests {
     fn same_language_as_before<K: Kernel>() {
         let (s, b, string) = (s::<K>, b::<K>, string::<K>);
         let _ = (&s, &b, &string);
-        let string_pieces = [
-            "a",
-            "abcdefghijklmnop",
-            "abcdefg",
-            "abcdefghijklmnopqrstuvwxyz01234",
-            " ",
-            "\"",
-            "\\",
-            "\\\"",
-            "\\\\",
-            "\\n",
-            "\\r",
-            "\\t",
-            "\\b",
-            "\\/",
-            "\\u0000",
-            "\\u001f",
-            "\\u0009",
-            "\\u007f",
-            "\\u0085",
-            "\\u009f",
-            "\\u00a0",
-            "\\u00A0",
-            "\\ud83d",
-            "\u{0}",
-            "\u{1f}",
-            "\n",
-            "\u{7f}",
-            "\u{80}",
-            "\u{9f}",
-            "\u{a0}",
-            "\u{bf}",
-            "é",
-            "→",
-            "日本語",
-            "😀",
-            "€42",
-            ",",
-            "]",
-        ];
         let byte_pieces = [
             "0", "1", "9", "10", "25", "99", "100", "199", "255", "256", "999", "1000", "00", "01",
             "-0", "1.0", ",", ",", ",", "]", " ", "\"", "a",
@@ -862,13 +822,13 @@ mod tests {
             let mut t = String::from("\"");
             let n = rng.next() % 12;
             for _ in 0..n {
-                t.push_str(rng.pick(&string_pieces));
+                t.push_str(rng.pick(STRING_PIECES));
             }
             if !rng.next().is_multiple_of(4) {
                 t.push('"');
             }
             if rng.next().is_multiple_of(2) {
-                t.push_str(rng.pick(&string_pieces));
+                t.push_str(rng.pick(STRING_PIECES));
             }
             let got = string(&t);
             assert_eq!(got, oracle::string(t.as_bytes()), "{t:?}");

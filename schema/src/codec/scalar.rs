@@ -101,29 +101,28 @@ pub(crate) fn signed(negative: bool, magnitude: u64) -> Option<i64> {
 ///
 /// Returns `Err("value.integer")` when it is not `-?digits` with no leading
 /// zero (except `0`) or is `-0`, and `Err("value.integer_range")` when it is
-/// well formed but outside the bounds (any negative for `u8`/`u64`).
+/// well formed but outside the bounds (any negative for `u8`/`u64`). The
+/// rule is [`DecimalPrefix`](super::step::DecimalPrefix), the form a
+/// stream steps through one byte at a time.
 pub fn parse_integer(repr: Repr, text: &[u8]) -> Result<Int, &'static str> {
-    // The sign and the magnitude; `None` past `u64::MAX`.
-    let (negative, magnitude) = match decimal(text, 0) {
-        Decimal::Value {
-            negative,
-            magnitude,
-            end,
-        } if end == text.len() => (negative, Some(magnitude)),
-        Decimal::TooLarge { end } if end == text.len() => (text.first() == Some(&b'-'), None),
-        _ => return Err("value.integer"),
-    };
-    let range = Err("value.integer_range");
-    match repr {
-        Repr::U8 | Repr::U64 => match magnitude {
-            Some(m) if !negative && unsigned_fits(repr, m) => Ok(Int::Unsigned(m)),
-            _ => range,
-        },
-        Repr::I32 | Repr::I64 => match magnitude.and_then(|m| signed(negative, m)) {
-            Some(v) if signed_fits(repr, v) => Ok(Int::Signed(v)),
-            _ => range,
-        },
-        _ => Err("value.representation"),
+    let mut d = super::step::DecimalPrefix::new();
+    for &b in text {
+        if !d.push(b) {
+            break;
+        }
+    }
+    d.finish(repr)
+}
+
+/// A bytes element (FORMAT.md §7): a JSON number token written with digits
+/// only (no sign, fraction or exponent) whose value is at most 255. The
+/// rule is [`ElementPrefix`](super::step::ElementPrefix).
+pub fn byte_element(raw: &str) -> Option<u8> {
+    let mut e = super::step::ElementPrefix::new();
+    if raw.bytes().all(|b| e.push(b)) {
+        e.value()
+    } else {
+        None
     }
 }
 

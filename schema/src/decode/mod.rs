@@ -37,7 +37,7 @@
 //! assert_eq!(err.location, Location::Pointer("/value/fields/p.x".into()));
 //! ```
 
-mod envelope;
+pub(crate) mod envelope;
 mod fast;
 
 use crate::codec::{Native, Portable};
@@ -154,67 +154,103 @@ pub fn bounded_utf8(bytes: &[u8]) -> Result<&str, Diagnostic> {
 
 #[cold]
 fn too_many_bytes(len: usize) -> Diagnostic {
+    document_bytes(format!(
+        "the document has {len} bytes; at most {} are allowed",
+        limits::MAX_DOCUMENT_BYTES
+    ))
+}
+
+/// Step 1's refusal (Z206 `document_bytes`), with its detail.
+pub(crate) fn document_bytes(detail: String) -> Diagnostic {
     Diagnostic::z206("document_bytes")
         .at_pointer("")
-        .with_detail(format!(
-            "the document has {len} bytes; at most {} are allowed",
-            limits::MAX_DOCUMENT_BYTES
-        ))
+        .with_detail(detail)
 }
 
 /// The refusal of bytes that are not UTF-8, at the first invalid byte
 /// (`std` knows where; `simdutf8`'s fast check does not say).
 #[cold]
 fn not_utf8(bytes: &[u8]) -> Diagnostic {
-    let at = std::str::from_utf8(bytes).map_or_else(|e| e.valid_up_to(), str::len);
+    utf8_at(std::str::from_utf8(bytes).map_or_else(|e| e.valid_up_to(), str::len) as u64)
+}
+
+/// Step 2's refusal (Z206 `utf8`): the invalid sequence starts at byte `at`.
+pub(crate) fn utf8_at(at: u64) -> Diagnostic {
     Diagnostic::z206("utf8")
         .at_pointer("")
         .with_detail(format!("invalid UTF-8 at byte {at}"))
 }
 
-/// Step 4's reading: what `serde_json::from_slice::<serde_json::Value>`
+/// Step 4's reading (also the streaming decoder's, once a document has
+/// left the canonical form): what `serde_json::from_slice::<serde_json::Value>`
 /// accepts. Duplicate keys are kept (the walk sees the last occurrence and
 /// step 10 refuses them); at most 127 nested arrays/objects (serde_json's
 /// recursion budget of 128 fails on the 128th); numbers that overflow `f64`
 /// refused. A leading U+FEFF never gets here (step 3).
-const STEP4: json::Options = json::Options {
+pub(crate) const STEP4: json::Options = json::Options {
     duplicates: Duplicates::Keep,
     max_nesting: 127,
     bom: Bom::Refuse,
     numbers: Numbers::FiniteF64,
 };
 
-fn framing(detail: &str) -> Diagnostic {
+/// Step 3's refusal (Z205 `document.framing`), with its detail.
+pub(crate) fn framing(detail: &str) -> Diagnostic {
     Diagnostic::z205(rules::DOCUMENT_FRAMING)
         .at_pointer("")
         .with_detail(detail.to_owned())
+}
+
+/// The details of step 3's refusals.
+pub(crate) mod framing_words {
+    /// No final LF.
+    pub const NO_LF: &str = "the document must end with exactly one LF";
+    /// Nothing before the final LF.
+    pub const EMPTY: &str = "the document is empty";
+    /// A leading U+FEFF.
+    pub const BOM: &str = "the document starts with a byte order mark (U+FEFF)";
+
+    /// An LF or CR at byte `at` before the final LF.
+    pub fn lf_at(at: u64) -> String {
+        format!("LF or CR at byte {at}; the document is one line followed by one LF")
+    }
+}
+
+/// Step 4's refusal (Z205 `json.syntax`): what the one JSON reader said.
+pub(crate) fn json_syntax(e: &json::ReadError) -> Diagnostic {
+    Diagnostic::z205(rules::JSON_SYNTAX)
+        .at_pointer("")
+        .with_detail(format!("invalid JSON at byte {}: {}", e.offset, e.reason()))
+}
+
+/// Step 10's refusal (Z205 `canonical.mismatch`) at `pointer`: the
+/// canonical form differs from byte `at`, where it has `expected` and the
+/// input `found` (both already shown as snippets).
+pub(crate) fn mismatch(pointer: String, at: u64, expected: &str, found: &str) -> Diagnostic {
+    Diagnostic::z205(rules::CANONICAL_MISMATCH)
+        .at_pointer(pointer)
+        .with_detail(format!(
+            "the canonical form differs from byte {at}: expected {expected}, found {found}"
+        ))
 }
 
 /// Steps 3–10 over text that passed steps 1–2.
 fn spec_path(schema: &Schema, text: &str) -> Result<Decoded, Diagnostic> {
     // 3.
     let Some(body) = text.strip_suffix('\n') else {
-        return Err(framing("the document must end with exactly one LF"));
+        return Err(framing(framing_words::NO_LF));
     };
     if body.is_empty() {
-        return Err(framing("the document is empty"));
+        return Err(framing(framing_words::EMPTY));
     }
     if let Some(i) = body.find(['\n', '\r']) {
-        return Err(framing(&format!(
-            "LF or CR at byte {i}; the document is one line followed by one LF"
-        )));
+        return Err(framing(&framing_words::lf_at(i as u64)));
     }
     if body.starts_with('\u{FEFF}') {
-        return Err(framing(
-            "the document starts with a byte order mark (U+FEFF)",
-        ));
+        return Err(framing(framing_words::BOM));
     }
     // 4.
-    let tree = json::read(body, &STEP4).map_err(|e| {
-        Diagnostic::z205(rules::JSON_SYNTAX)
-            .at_pointer("")
-            .with_detail(format!("invalid JSON at byte {}: {}", e.offset, e.reason()))
-    })?;
+    let tree = json::read(body, &STEP4).map_err(|e| json_syntax(&e))?;
     // 5–9.
     let value = envelope::walk(schema, &tree)?;
     // 10.
@@ -233,13 +269,12 @@ fn spec_path(schema: &Schema, text: &str) -> Result<Decoded, Diagnostic> {
     while at > 0 && !(canonical.is_char_boundary(at) && text.is_char_boundary(at)) {
         at -= 1;
     }
-    Err(Diagnostic::z205(rules::CANONICAL_MISMATCH)
-        .at_pointer(pointer)
-        .with_detail(format!(
-            "the canonical form differs from byte {at}: expected {}, found {}",
-            snippet(&canonical, at),
-            snippet(text, at)
-        )))
+    Err(mismatch(
+        pointer,
+        at as u64,
+        &snippet(&canonical, at),
+        &snippet(text, at),
+    ))
 }
 
 /// Up to 24 characters of `s` from byte `at`, for a detail text.

@@ -20,6 +20,7 @@
 //! adapters rewrite.
 
 mod owned;
+pub(crate) mod push;
 mod read;
 mod tree;
 
@@ -43,8 +44,8 @@ pub(crate) use tree::{Kind, Tree};
 mod tests {
     use super::*;
 
-    /// The decoder's step 4.
-    const STRICT: Options = Options {
+    /// The decoder's step 4 (also for the push form's tests).
+    pub(super) const STRICT: Options = Options {
         duplicates: Duplicates::Keep,
         max_nesting: 127,
         bom: Bom::Refuse,
@@ -52,7 +53,7 @@ mod tests {
     };
 
     /// Admission's reading, with a small nesting bound.
-    fn tolerant(max_nesting: usize) -> Options {
+    pub(super) fn tolerant(max_nesting: usize) -> Options {
         Options {
             duplicates: Duplicates::Refuse,
             max_nesting,

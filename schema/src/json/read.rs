@@ -123,6 +123,34 @@ impl ReadError {
     }
 }
 
+/// What the grammar expected where it refused, in the words of every
+/// refusal ([`ErrorKind::Syntax`]); the push form ([`super::push`]) says
+/// the same.
+pub(super) mod expect {
+    pub const VALUE: &str = "a JSON value";
+    pub const KEY: &str = "a string key";
+    pub const COLON: &str = "':' after an object key";
+    pub const OBJECT_NEXT: &str = "',' or '}' in an object";
+    pub const ARRAY_NEXT: &str = "',' or ']' in an array";
+    pub const END: &str = "the end of the text after the value";
+    pub const LEADING_ZERO: &str = "no digit after a leading zero";
+    pub const DIGIT: &str = "a digit in a number";
+    pub const FRACTION: &str = "a digit after '.'";
+    pub const EXPONENT: &str = "a digit in an exponent";
+    pub const HEX: &str = "four hex digits after \\u";
+    pub const CLOSE_STRING: &str = "'\"' closing a string";
+    pub const NO_CONTROL: &str = "no raw control character inside a string";
+    pub const ESCAPE: &str = "a valid escape after '\\'";
+    pub const PAIR: &str = "a \\u low surrogate after a \\u high surrogate";
+    pub const LONE_LOW: &str = "no lone \\u low surrogate (it encodes no character)";
+}
+
+/// True for a number (its whole text) that [`Numbers::FiniteF64`] refuses:
+/// not zero, and rounding to ±infinity as an `f64`.
+pub(super) fn overflows_f64(text: &str) -> bool {
+    text.parse::<f64>().map(f64::is_infinite).unwrap_or(true)
+}
+
 /// Reads `text` as exactly one JSON value surrounded by optional
 /// whitespace (space, tab, LF, CR).
 pub(crate) fn read<'a>(text: &'a str, options: &Options) -> Result<Tree<'a>, ReadError> {
@@ -182,7 +210,7 @@ impl<'a> Reader<'a> {
                 self.ws();
                 let Some(&top) = self.stack.last() else {
                     if self.pos != self.b.len() {
-                        return Err(self.syntax(At::After, "the end of the text after the value"));
+                        return Err(self.syntax(At::After, expect::END));
                     }
                     return Ok(());
                 };
@@ -198,8 +226,8 @@ impl<'a> Reader<'a> {
                     }
                     Some(b'}') if is_obj => self.close(),
                     Some(b']') if !is_obj => self.close(),
-                    _ if is_obj => return Err(self.syntax(At::After, "',' or '}' in an object")),
-                    _ => return Err(self.syntax(At::After, "',' or ']' in an array")),
+                    _ if is_obj => return Err(self.syntax(At::After, expect::OBJECT_NEXT)),
+                    _ => return Err(self.syntax(At::After, expect::ARRAY_NEXT)),
                 }
             }
         }
@@ -235,7 +263,7 @@ impl<'a> Reader<'a> {
             Some(b'f') => self.literal(b"false", Kind::Bool(false)).map(|_| false),
             Some(b'n') => self.literal(b"null", Kind::Null).map(|_| false),
             Some(b'-' | b'0'..=b'9') => self.number().map(|_| false),
-            _ => Err(self.syntax(At::Reading, "a JSON value")),
+            _ => Err(self.syntax(At::Reading, expect::VALUE)),
         }
     }
 
@@ -348,7 +376,7 @@ impl<'a> Reader<'a> {
     /// At the start of an object member: a string key, `:`, whitespace.
     fn member_key(&mut self) -> RResult<()> {
         if self.peek() != Some(b'"') {
-            return Err(self.syntax(At::Reading, "a string key"));
+            return Err(self.syntax(At::Reading, expect::KEY));
         }
         self.string()?;
         if self.opts.duplicates == Duplicates::Refuse {
@@ -356,7 +384,7 @@ impl<'a> Reader<'a> {
         }
         self.ws();
         if self.peek() != Some(b':') {
-            return Err(self.syntax(At::Reading, "':' after an object key"));
+            return Err(self.syntax(At::Reading, expect::COLON));
         }
         self.pos += 1;
         self.ws();
@@ -383,7 +411,7 @@ impl<'a> Reader<'a> {
     fn literal(&mut self, text: &[u8], kind: Kind) -> RResult<()> {
         let start = self.pos;
         if !self.b.get(start..).unwrap_or_default().starts_with(text) {
-            return Err(self.syntax(At::Reading, "a JSON value"));
+            return Err(self.syntax(At::Reading, expect::VALUE));
         }
         self.pos += text.len();
         self.leaf(kind, start);
@@ -407,20 +435,20 @@ impl<'a> Reader<'a> {
             Some(b'0') => {
                 self.pos += 1;
                 if let Some(b'0'..=b'9') = self.peek() {
-                    return Err(self.syntax(At::Reading, "no digit after a leading zero"));
+                    return Err(self.syntax(At::Reading, expect::LEADING_ZERO));
                 }
             }
             Some(b'1'..=b'9') => {
                 self.digits();
             }
-            _ => return Err(self.syntax(At::Reading, "a digit in a number")),
+            _ => return Err(self.syntax(At::Reading, expect::DIGIT)),
         }
         let mut plain = true;
         if self.peek() == Some(b'.') {
             plain = false;
             self.pos += 1;
             if self.digits() == 0 {
-                return Err(self.syntax(At::Reading, "a digit after '.'"));
+                return Err(self.syntax(At::Reading, expect::FRACTION));
             }
         }
         if let Some(b'e' | b'E') = self.peek() {
@@ -430,13 +458,13 @@ impl<'a> Reader<'a> {
                 self.pos += 1;
             }
             if self.digits() == 0 {
-                return Err(self.syntax(At::Reading, "a digit in an exponent"));
+                return Err(self.syntax(At::Reading, expect::EXPONENT));
             }
         }
         // Only an exponent or a very long integer can overflow an f64.
         if self.opts.numbers == Numbers::FiniteF64 && (!plain || self.pos - start > 300) {
             let text = self.src.get(start..self.pos).unwrap_or_default();
-            if text.parse::<f64>().map(f64::is_infinite).unwrap_or(true) {
+            if overflows_f64(text) {
                 self.pos = start;
                 return Err(self.fail(At::Reading, ErrorKind::NumberRange));
             }
@@ -452,7 +480,7 @@ impl<'a> Reader<'a> {
                 Some(c @ b'0'..=b'9') => c - b'0',
                 Some(c @ b'a'..=b'f') => c - b'a' + 10,
                 Some(c @ b'A'..=b'F') => c - b'A' + 10,
-                _ => return Err(self.syntax(At::Reading, "four hex digits after \\u")),
+                _ => return Err(self.syntax(At::Reading, expect::HEX)),
             };
             n = n * 16 + u32::from(d);
             self.pos += 1;
@@ -473,7 +501,7 @@ impl<'a> Reader<'a> {
                 .position(|&c| c == b'"' || c == b'\\' || c < 0x20)
                 .unwrap_or(rest.len());
             match self.peek() {
-                None => return Err(self.syntax(At::Reading, "'\"' closing a string")),
+                None => return Err(self.syntax(At::Reading, expect::CLOSE_STRING)),
                 Some(b'"') => {
                     self.pos += 1;
                     break;
@@ -483,9 +511,7 @@ impl<'a> Reader<'a> {
                     self.pos += 1;
                     self.escape()?;
                 }
-                Some(c) if c < 0x20 => {
-                    return Err(self.syntax(At::Reading, "no raw control character inside a string"))
-                }
+                Some(c) if c < 0x20 => return Err(self.syntax(At::Reading, expect::NO_CONTROL)),
                 Some(_) => self.pos += 1,
             }
         }
@@ -497,7 +523,7 @@ impl<'a> Reader<'a> {
     /// character: a high surrogate only followed by a `\u` low surrogate, no
     /// low surrogate on its own.
     fn escape(&mut self) -> RResult<()> {
-        const PAIR: &str = "a \\u low surrogate after a \\u high surrogate";
+        const PAIR: &str = expect::PAIR;
         match self.peek() {
             Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => {
                 self.pos += 1;
@@ -508,10 +534,7 @@ impl<'a> Reader<'a> {
                 let hi = self.hex4()?;
                 if (0xDC00..0xE000).contains(&hi) {
                     self.pos -= 6;
-                    return Err(self.syntax(
-                        At::Reading,
-                        "no lone \\u low surrogate (it encodes no character)",
-                    ));
+                    return Err(self.syntax(At::Reading, expect::LONE_LOW));
                 }
                 if !(0xD800..0xDC00).contains(&hi) {
                     return Ok(());
@@ -532,15 +555,15 @@ impl<'a> Reader<'a> {
                 }
                 Ok(())
             }
-            _ => Err(self.syntax(At::Reading, "a valid escape after '\\'")),
+            _ => Err(self.syntax(At::Reading, expect::ESCAPE)),
         }
     }
 }
 
 /// The distinct keys of one object: a short list while it is small, a hash
 /// set once it is not.
-#[derive(Default)]
-struct KeySet<'a> {
+#[derive(Default, Debug)]
+pub(super) struct KeySet<'a> {
     few: Vec<Cow<'a, str>>,
     many: HashSet<Cow<'a, str>>,
 }
@@ -548,13 +571,13 @@ struct KeySet<'a> {
 impl<'a> KeySet<'a> {
     const FEW: usize = 16;
 
-    fn clear(&mut self) {
+    pub(super) fn clear(&mut self) {
         self.few.clear();
         self.many.clear();
     }
 
     /// Adds `key`; false when it was already there.
-    fn insert(&mut self, key: Cow<'a, str>) -> bool {
+    pub(super) fn insert(&mut self, key: Cow<'a, str>) -> bool {
         if self.many.is_empty() {
             if self.few.contains(&key) {
                 return false;

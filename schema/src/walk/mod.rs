@@ -20,11 +20,27 @@
 
 mod words;
 
-pub(crate) use words::{expect_type, show, Voice};
+pub(crate) use words::{expect_type, show, Failure, Found, Voice};
 
 /// Rule of a key repeated in one object (SPX-Z205), or of two keys that
 /// name one field.
 pub(crate) const RULE_DUPLICATE_KEY: &str = "duplicate_key";
+
+/// The refusal of `key`, at `at`, naming a field already named in the same
+/// object by another key (its safe key `first` and its stable id): Z205
+/// `duplicate_key` (admission's walk and the streaming admitter).
+pub(crate) fn same_field(at: String, first: &str, key: &str) -> Diagnostic {
+    let detail = format!(
+        "{}: the keys {} and {} name the same field; write it once, as {}",
+        show(&at),
+        quote(first),
+        quote(key),
+        quote(first)
+    );
+    Diagnostic::z205(RULE_DUPLICATE_KEY)
+        .at_pointer(at)
+        .with_detail(detail)
+}
 
 use std::collections::HashMap;
 
@@ -38,7 +54,6 @@ use crate::quote::quote;
 use crate::scalar::{parse_integer, Int};
 use crate::schema::Schema;
 use crate::value::Value;
-use words::Failure;
 
 /// Declared fields beyond which a fields object is matched through a hash
 /// map instead of a scan.
@@ -303,18 +318,8 @@ impl<'t, 'a> Walk<'t, 'a> {
                     Some(j) => match slots.get_mut(j) {
                         Some(slot @ None) => *slot = Some((v, Some(k))),
                         Some(Some(_)) => {
-                            let at = child_ptr(ptr, &key);
                             let first = self.key_of(scope, decl, j);
-                            let detail = format!(
-                                "{}: the keys {} and {} name the same field; write it once, as {}",
-                                show(&at),
-                                quote(first),
-                                quote(&key),
-                                quote(first)
-                            );
-                            return Err(Diagnostic::z205(RULE_DUPLICATE_KEY)
-                                .at_pointer(at)
-                                .with_detail(detail));
+                            return Err(same_field(child_ptr(ptr, &key), first, &key));
                         }
                         None => {}
                     },
@@ -444,10 +449,6 @@ impl<'t, 'a> Walk<'t, 'a> {
         if self.tree.node(idx).kind != Kind::Number {
             return None;
         }
-        let raw = self.tree.raw(idx);
-        if raw.is_empty() || raw.len() > 3 || !raw.bytes().all(|c| c.is_ascii_digit()) {
-            return None;
-        }
-        raw.parse::<u8>().ok()
+        crate::scalar::byte_element(self.tree.raw(idx))
     }
 }

@@ -2,6 +2,8 @@
 //! The walk decides what failed and where ([`Failure`], the code, the rule,
 //! the pointer); a [`Voice`] only puts it into words.
 
+use std::borrow::Cow;
+
 use crate::graph::{limits, Case, Field, FieldType, Repr, TypeKind};
 use crate::json::Tree;
 use crate::quote::quote;
@@ -19,8 +21,33 @@ pub(crate) enum Voice {
     Model,
 }
 
-/// What the walk refused. Nodes are indices into the tree.
-pub(super) enum Failure<'x> {
+/// What a refused value was, as the details describe it: the walk's tree
+/// (a node index), or what a stream has seen of a value so far
+/// ([`crate::stream`], which has no tree).
+pub(crate) trait Found {
+    /// `"300"`, `42`, `an object with keys "a", "b"` ([`Tree::describe`]).
+    fn describe(&self, node: usize) -> String;
+    /// `a string`, `an object` ([`Tree::kind_word`]).
+    fn kind_word(&self, node: usize) -> &'static str;
+    /// The unescaped text of a string ([`Tree::text`]).
+    fn text(&self, node: usize) -> Cow<'_, str>;
+}
+
+impl Found for Tree<'_> {
+    fn describe(&self, node: usize) -> String {
+        Tree::describe(self, node)
+    }
+    fn kind_word(&self, node: usize) -> &'static str {
+        Tree::kind_word(self, node)
+    }
+    fn text(&self, node: usize) -> Cow<'_, str> {
+        Tree::text(self, node)
+    }
+}
+
+/// What the walk refused. Nodes are indices into the tree (or whatever
+/// the [`Found`] that describes them takes them for).
+pub(crate) enum Failure<'x> {
     /// A value of type `ty` nested deeper than 16.
     MaxDepth { ty: usize, node: usize },
     /// A value of type `ty` that is not an object.
@@ -76,9 +103,9 @@ pub(super) enum Failure<'x> {
 
 impl Voice {
     /// The detail of `failure`, refused at `ptr` (`None`: no detail).
-    pub(super) fn detail(
+    pub(crate) fn detail(
         self,
-        tree: &Tree<'_>,
+        tree: &dyn Found,
         schema: &Schema,
         ptr: &str,
         failure: &Failure<'_>,
@@ -95,7 +122,7 @@ fn ticks<'s>(ids: impl Iterator<Item = &'s str>) -> String {
     ids.map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
 }
 
-fn decoder(tree: &Tree<'_>, schema: &Schema, failure: &Failure<'_>) -> Option<String> {
+fn decoder(tree: &dyn Found, schema: &Schema, failure: &Failure<'_>) -> Option<String> {
     Some(match *failure {
         Failure::MaxDepth { .. } | Failure::MissingField { .. } => return None,
         Failure::NotObject { node, .. } | Failure::FieldsNotObject { node, .. } => {
@@ -162,7 +189,7 @@ fn decoder(tree: &Tree<'_>, schema: &Schema, failure: &Failure<'_>) -> Option<St
     })
 }
 
-fn model(tree: &Tree<'_>, schema: &Schema, failure: &Failure<'_>) -> String {
+fn model(tree: &dyn Found, schema: &Schema, failure: &Failure<'_>) -> String {
     let got = |node: usize| tree.describe(node);
     match *failure {
         Failure::MaxDepth { ty, node } | Failure::NotObject { ty, node } => {
