@@ -5,7 +5,7 @@
 //!
 //! The streaming decoder's group is `stream/<document>`: `chunks-4k` (the
 //! document fed in 4 KiB chunks), `bytes-1` (one byte at a time) and
-//! `whole` (one buffer), each to `finish`, the rows `scripts/bench-ratios`
+//! `whole` (one buffer), each to `finish` with the canonical bytes kept, the rows `scripts/bench-ratios`
 //! compares with `decode/<document>/engine` and with each other.
 //!
 //! ```text
@@ -59,9 +59,12 @@ fn codec(c: &mut Criterion) {
     }
 }
 
-/// The streaming decoder over `bytes` in chunks of `size`, to `finish`.
+/// The streaming decoder over `bytes` in chunks of `size`, to `finish`,
+/// keeping the canonical bytes as it reads them (`keep_canonical`): it ends
+/// with what `decode/<document>/engine` returns, the value and the
+/// canonical document, as a host that wants both asks for them.
 fn stream(schema: &spx_runtime::engine::Schema, bytes: &[u8], size: usize) -> usize {
-    let mut s = StreamDecoder::new(schema);
+    let mut s = StreamDecoder::new(schema).keep_canonical();
     for chunk in bytes.chunks(size.min(bytes.len()).max(1)) {
         if s.feed(chunk).is_err() {
             break;
