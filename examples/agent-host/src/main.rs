@@ -17,8 +17,12 @@
 //! the way real answers are (a number where a decimal string belongs, a
 //! field it invented), the loop sends it the refusal in words, and its
 //! second answer is admitted straight into the typed `Proposal`
-//! (`Proposal::admit`). The host then refuses an out-of-range integer, a
-//! response tampered with in transit, tampered evidence and evidence bound
+//! (`Proposal::admit`). The same answer is then streamed as an OpenAI
+//! event stream and admitted as it arrives ([`streaming`]: every field shown
+//! once validated, the same canonical document), and the out-of-range
+//! answer, streamed, is refused before it has all arrived. The host then
+//! refuses an out-of-range integer, a response tampered with in transit,
+//! tampered evidence and evidence bound
 //! to a foreign schema digest (printing each diagnostic), and finally
 //! replays the evidence: the canonical document re-decodes to the same
 //! value and re-encodes to the same bytes.
@@ -40,6 +44,7 @@ use std::collections::VecDeque;
 use std::process::ExitCode;
 
 mod grammar;
+mod streaming;
 
 mod planner {
     spx_runtime::spx_interaction! {
@@ -177,6 +182,10 @@ fn run() -> Result<(), String> {
         return Err("the trace id lost precision".into());
     }
 
+    // Turn 1 again, streamed: the same answer as an OpenAI event stream,
+    // admitted as it arrives.
+    stream_turns(&proposal)?;
+
     // Turns 2 and 3: refusals from the provider.
     let mut expect_refusal = |rule: &str| -> Result<(), String> {
         let (what, response) = provider.complete(&conversation, sent.document)?;
@@ -243,6 +252,53 @@ fn run() -> Result<(), String> {
         evidence.len()
     );
     Ok(())
+}
+
+/// The streaming turns: the admitted answer, streamed in small deltas and
+/// read in 61-byte pieces, gives the same canonical document as
+/// `Proposal::admit`, with every field shown once validated; the
+/// out-of-range answer, streamed, is refused before it has all arrived.
+fn stream_turns(proposal: &Proposal) -> Result<(), String> {
+    let answer = include_str!("../responses/01-proposal.json");
+    let events = streaming::openai_events(answer, 24);
+    let s = streaming::admit_stream::<Proposal>(DIALECT, &events, 61);
+    let decoded = s
+        .result
+        .map_err(|d| format!("the streamed answer was refused:\n{d}"))?;
+    let evidence = proposal
+        .encode()
+        .map_err(|d| format!("encode failed:\n{d}"))?;
+    if decoded.canonical != evidence || s.fields.is_empty() {
+        return Err("the streamed answer differs from the admitted one".into());
+    }
+    println!(
+        "streamed the same answer ({} bytes of OpenAI events, read 61 bytes at a time): {} fields shown as validated while it arrived, first {}, cases {}; admitted to the same canonical document",
+        events.len(),
+        s.fields.len(),
+        s.fields.first().map_or("", String::as_str),
+        s.cases.join(", ")
+    );
+    let bad = include_str!("../responses/02-out-of-range.json");
+    let s = streaming::admit_stream::<Proposal>(DIALECT, &streaming::openai_events(bad, 24), 61);
+    match s.result {
+        Ok(_) => Err("the streamed out-of-range answer was admitted".into()),
+        Err(d) if d.rule == "value.integer_range" && s.received < bad.len() => {
+            println!(
+                "streamed the out-of-range answer: refused at byte {} of its {} bytes, with {} received and {} fields already shown ({})\n",
+                d.offset.unwrap_or(s.accepted),
+                bad.len(),
+                s.received,
+                s.fields.len(),
+                d.rule
+            );
+            Ok(())
+        }
+        Err(d) => Err(format!(
+            "streamed out-of-range answer: expected value.integer_range before its end ({} of {} bytes received), got:\n{d}",
+            s.received,
+            bad.len()
+        )),
+    }
 }
 
 /// The grammar mode: a provider constrained by the Lark grammar of
@@ -353,6 +409,43 @@ mod tests {
                 "/fields/planner.proposal.budget/fields/planner.budget.currency".into()
             )
         );
+    }
+
+    /// However the provider cuts its deltas and the network its reads,
+    /// the streamed answer announces the same fields and cases and ends in
+    /// `Proposal::admit`'s value; the bad answer is refused at one offset.
+    #[test]
+    fn streaming_does_not_depend_on_the_cuts() {
+        let good = include_str!("../responses/01-proposal.json");
+        let bad = include_str!("../responses/02-out-of-range.json");
+        let admitted = Proposal::admit(DIALECT, good.as_bytes()).unwrap();
+        let whole = streaming::admit_stream::<Proposal>(
+            DIALECT,
+            &streaming::openai_events(good, 1 << 20),
+            1 << 20,
+        );
+        let refused = Proposal::admit(DIALECT, bad.as_bytes()).unwrap_err();
+        for (piece, chunk) in [(1, 1), (3, 7), (24, 61), (500, 4096)] {
+            let s = streaming::admit_stream::<Proposal>(
+                DIALECT,
+                &streaming::openai_events(good, piece),
+                chunk,
+            );
+            assert_eq!(s.fields, whole.fields, "{piece}/{chunk}");
+            assert_eq!(s.cases, whole.cases);
+            let d = s.result.unwrap();
+            assert_eq!(d.canonical, admitted.encode().unwrap());
+            let s = streaming::admit_stream::<Proposal>(
+                DIALECT,
+                &streaming::openai_events(bad, piece),
+                chunk,
+            );
+            let e = s.result.unwrap_err();
+            assert_eq!((e.code, e.rule), (refused.code, refused.rule));
+            assert_eq!(e.location, refused.location);
+            assert_eq!(e.offset, Some(1462), "{piece}/{chunk}");
+        }
+        assert_eq!(whole.fields.len(), 14);
     }
 
     #[test]
