@@ -216,6 +216,22 @@ pub fn plain_char(c: char) -> bool {
 /// control, DEL or C1 control (0xC2 0x80..=0x9F), i.e. the first character
 /// that is not [`plain_char`].
 fn plain_len(b: &[u8]) -> usize {
+    use super::kernel::{Kernel, Native};
+    // The kernel finds the run up to the first `"`, `\`, control, DEL or
+    // 0xC2; a 0xC2 that does not begin a C1 control is part of the run.
+    let mut k = 0;
+    loop {
+        k += Native::plain_run(b.get(k..).unwrap_or_default());
+        match b.get(k) {
+            Some(0xc2) if !matches!(b.get(k + 1), Some(0x80..=0x9f)) => k += 1,
+            _ => return k,
+        }
+    }
+}
+
+/// [`plain_len`] byte by byte: the definition its tests hold it to.
+#[cfg(test)]
+fn plain_len_bytewise(b: &[u8]) -> usize {
     let mut k = 0;
     while let Some(&c) = b.get(k) {
         match c {
@@ -402,6 +418,45 @@ impl StringPrefix {
 
 #[cfg(test)]
 mod tests {
+    /// The kernel-based run length is the byte-by-byte one on every
+    /// position of strings mixing plain runs, escapes, controls, DEL, C1
+    /// controls and other two-byte characters starting with 0xC2.
+    #[test]
+    fn plain_len_is_its_bytewise_definition() {
+        let pieces: [&str; 12] = [
+            "a",
+            "plain text ",
+            "\"",
+            "\\",
+            "\u{1}",
+            "\u{7f}",
+            "\u{85}",
+            "\u{a9}",
+            "é",
+            "\u{9f}",
+            "\u{a0}",
+            "0123456789abcdefghijklmnopqrstuvwxyz0123456789",
+        ];
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        for _ in 0..2000 {
+            let mut text = String::new();
+            for _ in 0..(seed % 9) {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                text.push_str(pieces[(seed >> 33) as usize % pieces.len()]);
+            }
+            let b = text.as_bytes();
+            for i in 0..=b.len() {
+                assert_eq!(
+                    super::plain_len(&b[i..]),
+                    super::plain_len_bytewise(&b[i..]),
+                    "{text:?} at {i}"
+                );
+            }
+        }
+    }
+
     use super::*;
     use crate::codec::testing::{Rng, STRING_PIECES};
     use crate::codec::Cursor;
