@@ -179,4 +179,39 @@ impl TypeGraph {
     pub fn index_of(&self, stable_id: &str) -> Option<usize> {
         self.types.iter().position(|t| t.stable_id == stable_id)
     }
+
+    /// The fields of type `ty`: a record's, or those of case `case` of a
+    /// variant (none before a case is known, and none for an index out of
+    /// range).
+    ///
+    /// ```
+    /// let g = spx_schema::graph::TypeGraph { types: Vec::new() };
+    /// assert!(g.fields_of(0, None).is_empty());
+    /// ```
+    pub fn fields_of(&self, ty: usize, case: Option<usize>) -> &[Field] {
+        match self.types.get(ty).map(|t| &t.kind) {
+            Some(TypeKind::Record { fields }) => fields,
+            Some(TypeKind::Variant { cases }) => case
+                .and_then(|c| cases.get(c))
+                .map_or(&[], |c| c.fields.as_slice()),
+            None => &[],
+        }
+    }
+
+    /// The cases of type `ty` (none for a record, or an index out of
+    /// range).
+    pub fn cases_of(&self, ty: usize) -> &[Case] {
+        match self.types.get(ty).map(|t| &t.kind) {
+            Some(TypeKind::Variant { cases }) => cases,
+            _ => &[],
+        }
+    }
+
+    /// True when type `ty` is a variant.
+    pub fn is_variant(&self, ty: usize) -> bool {
+        matches!(
+            self.types.get(ty).map(|t| &t.kind),
+            Some(TypeKind::Variant { .. })
+        )
+    }
 }

@@ -25,7 +25,7 @@ use crate::admit::{self, RULE_SHAPE};
 use crate::codec::step::{DecimalPrefix, ElementPrefix};
 use crate::decode::Decoded;
 use crate::diag::Diagnostic;
-use crate::graph::{limits, Case, Field, FieldType, Repr, TypeKind};
+use crate::graph::{limits, Case, Field, FieldType, Repr};
 use crate::json::push::{Push, Resume, Start, Stop, Tok};
 use crate::json::{Bom, Duplicates, Numbers, Options};
 use crate::project::{Dialect, KeyMap};
@@ -418,27 +418,15 @@ impl<'s> State<'s> {
     }
 
     fn decl(&self, ty: usize, case: Option<usize>) -> &'s [Field] {
-        match self.schema.graph().types.get(ty).map(|t| &t.kind) {
-            Some(TypeKind::Record { fields }) => fields,
-            Some(TypeKind::Variant { cases }) => case
-                .and_then(|c| cases.get(c))
-                .map_or(&[], |c| c.fields.as_slice()),
-            None => &[],
-        }
+        self.schema.graph().fields_of(ty, case)
     }
 
     fn cases(&self, ty: usize) -> &'s [Case] {
-        match self.schema.graph().types.get(ty).map(|t| &t.kind) {
-            Some(TypeKind::Variant { cases }) => cases,
-            _ => &[],
-        }
+        self.schema.graph().cases_of(ty)
     }
 
     fn is_variant(&self, ty: usize) -> bool {
-        matches!(
-            self.schema.graph().types.get(ty).map(|t| &t.kind),
-            Some(TypeKind::Variant { .. })
-        )
+        self.schema.graph().is_variant(ty)
     }
 
     fn model(&self, d: Diagnostic, ptr: &str, seen: &Seen, failure: &Failure<'_>) -> Diagnostic {

@@ -28,7 +28,7 @@ use crate::codec::step::{plain_char, DecimalPrefix, ElementPrefix, Escape, Fed, 
 use crate::decode::envelope::{self as env, ENVELOPE_KEYS};
 use crate::decode::{self, framing_words, rules, Decoded, STEP4};
 use crate::diag::Diagnostic;
-use crate::graph::{limits, Case, Field, FieldType, Repr, TypeKind};
+use crate::graph::{limits, Case, Field, FieldType, Repr};
 use crate::json::push::{Esc, Push, Resume, Start, Stop, Tok};
 use crate::quote::push_pointer_token;
 use crate::scalar::Int;
@@ -509,28 +509,15 @@ impl<'s> StreamDecoder<'s> {
 
     /// The fields of frame `f` (those of its case, once chosen).
     fn decl(&self, f: &Frame) -> &'s [Field] {
-        match self.schema.graph().types.get(f.ty).map(|t| &t.kind) {
-            Some(TypeKind::Record { fields }) => fields,
-            Some(TypeKind::Variant { cases }) => f
-                .case
-                .and_then(|c| cases.get(c))
-                .map_or(&[], |c| c.fields.as_slice()),
-            None => &[],
-        }
+        self.schema.graph().fields_of(f.ty, f.case)
     }
 
     fn cases(&self, ty: usize) -> &'s [Case] {
-        match self.schema.graph().types.get(ty).map(|t| &t.kind) {
-            Some(TypeKind::Variant { cases }) => cases,
-            _ => &[],
-        }
+        self.schema.graph().cases_of(ty)
     }
 
     fn is_variant(&self, ty: usize) -> bool {
-        matches!(
-            self.schema.graph().types.get(ty).map(|t| &t.kind),
-            Some(TypeKind::Variant { .. })
-        )
+        self.schema.graph().is_variant(ty)
     }
 
     /// Matches the literal from byte `i` of `s`.
