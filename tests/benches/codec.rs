@@ -14,9 +14,8 @@
 
 mod common;
 
-use common::{Doc, DECODERS, ENCODERS};
+use common::{stream, Doc, DECODERS, ENCODERS, STREAMS};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use spx_runtime::engine::stream::StreamDecoder;
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -41,7 +40,7 @@ fn codec(c: &mut Criterion) {
     for doc in &corpus {
         let mut group = c.benchmark_group(format!("stream/{}", doc.name));
         group.throughput(Throughput::Bytes(doc.bytes.len() as u64));
-        for (name, size) in [("chunks-4k", 4096), ("bytes-1", 1), ("whole", usize::MAX)] {
+        for (name, size) in STREAMS {
             group.bench_function(name, |b| {
                 b.iter(|| stream(&doc.schema, black_box(&doc.bytes), size))
             });
@@ -57,20 +56,6 @@ fn codec(c: &mut Criterion) {
         }
         group.finish();
     }
-}
-
-/// The streaming decoder over `bytes` in chunks of `size`, to `finish`,
-/// keeping the canonical bytes as it reads them (`keep_canonical`): it ends
-/// with what `decode/<document>/engine` returns, the value and the
-/// canonical document, as a host that wants both asks for them.
-fn stream(schema: &spx_runtime::engine::Schema, bytes: &[u8], size: usize) -> usize {
-    let mut s = StreamDecoder::new(schema).keep_canonical();
-    for chunk in bytes.chunks(size.min(bytes.len()).max(1)) {
-        if s.feed(chunk).is_err() {
-            break;
-        }
-    }
-    usize::from(black_box(s.finish()).is_ok())
 }
 
 criterion_group! {

@@ -9,7 +9,9 @@
 //! corpus the given number of times. `string reader <doc> <n>` instead reads
 //! every string of the document with the generated decoder's string reader
 //! (`Cursor::string`), and `bytes reader <doc> <n>` every byte array with
-//! `Cursor::bytes`; `string portable` and `bytes portable` do the same with
+//! `Cursor::bytes`; `stream <row> <doc> <n>` feeds the streaming decoder as
+//! the `stream/<doc>/<row>` bench does (`chunks-4k`, `bytes-1`, `whole`);
+//! `string portable` and `bytes portable` do the same with
 //! the codec's portable kernel (`Cursor::portable`, no SIMD). The difference between two runs with different counts,
 //! divided by the difference of the counts, is the exact instruction count
 //! of one call, free of setup. Without arguments (as under `cargo bench` or
@@ -43,7 +45,15 @@ fn main() {
         "encode" => doc.encoder(name),
         "string" => strings(doc, name),
         "bytes" => byte_arrays(doc, name),
-        _ => panic!("`decode`, `encode`, `string` or `bytes`, not {kind}"),
+        "stream" => {
+            let (_, size) = common::STREAMS
+                .into_iter()
+                .find(|s| s.0 == name)
+                .unwrap_or_else(|| panic!("no stream row {name}"));
+            let schema = &doc.schema;
+            Box::new(move |bytes: &[u8]| common::stream(schema, bytes, size))
+        }
+        _ => panic!("`decode`, `encode`, `string`, `bytes` or `stream`, not {kind}"),
     };
     let mut total = 0;
     for _ in 0..n {

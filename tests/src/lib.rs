@@ -449,9 +449,9 @@ pub mod stream {
         pub result: Result<Decoded, Diagnostic>,
         /// The events, in order.
         pub events: Vec<Event>,
-        /// The index of the chunk whose feed refused, if one did, and how
-        /// many bytes had been fed before that chunk.
-        pub refused_in: Option<(usize, u64)>,
+        /// The index of the chunk whose feed refused, if one did, how
+        /// many bytes had been fed before that chunk, and its length.
+        pub refused_in: Option<(usize, u64, u64)>,
     }
 
     /// Feeds `bytes` through a fresh decoder in these chunks.
@@ -462,7 +462,7 @@ pub mod stream {
         let mut fed = 0u64;
         for (k, chunk) in pieces(bytes, sizes).into_iter().enumerate() {
             if s.feed_with(chunk, &mut |e| events.push(e)).is_err() {
-                refused_in = Some((k, fed));
+                refused_in = Some((k, fed, chunk.len() as u64));
                 break;
             }
             fed += chunk.len() as u64;
@@ -482,7 +482,7 @@ pub mod stream {
         let mut fed = 0u64;
         for (k, chunk) in pieces(bytes, sizes).into_iter().enumerate() {
             if s.feed_with(chunk, &mut |e| events.push(e)).is_err() {
-                refused_in = Some((k, fed));
+                refused_in = Some((k, fed, chunk.len() as u64));
                 break;
             }
             fed += chunk.len() as u64;
@@ -716,6 +716,16 @@ pub mod stream {
         (a.code, a.rule, &a.location) == (b.code, b.rule, &b.location)
     }
 
+    /// A refusal that the byte at its offset decides by itself, with no
+    /// token to read on: a bound that no continuation can meet (the size
+    /// budget, a byte array's 4097th element, a string's 4097th byte).
+    fn immediate(d: &Diagnostic) -> bool {
+        matches!(d.rule, "value.bytes_length" | "value.string_bytes")
+            || d.detail
+                .as_deref()
+                .is_some_and(|t| t.starts_with("no continuation fits"))
+    }
+
     /// The streaming decoder against `whole` (the whole-document decoder's
     /// result on `bytes`), for every chunking: the same verdict; the same
     /// value and canonical document; the same code, rule and pointer
@@ -769,10 +779,27 @@ pub mod stream {
                             show(bytes)
                         );
                     }
-                    if let Some((_, fed)) = run.refused_in {
+                    if let Some((_, fed, len)) = run.refused_in {
                         // Refused in the chunk holding the impossible byte,
-                        // or later (the rest of its token).
-                        assert!(fed <= off.max(fed), "{a:?}");
+                        // or later (the rest of its token names it)...
+                        assert!(off < fed + len, "refused before byte {off} came: {a:?}");
+                        // ... and at once where the byte decides by
+                        // itself: a bound that no continuation can meet
+                        // (once the character it begins is whole).
+                        let lead = bytes.get(off as usize).copied().unwrap_or(0);
+                        let rest = match lead {
+                            0xc0..=0xdf => 1,
+                            0xe0..=0xef => 2,
+                            0xf0..=0xff => 3,
+                            _ => 0,
+                        };
+                        if immediate(a) {
+                            assert!(
+                                fed <= off + rest,
+                                "stream by {sizes:?}: byte {off} decides, refused at {fed}: {a:?}\n{}",
+                                show(bytes)
+                            );
+                        }
                     }
                     check_events(&run.events, None);
                     if let Some(f) = &first {

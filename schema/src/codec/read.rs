@@ -11,7 +11,7 @@
 //! byte-by-byte predecessors are kept as the oracle of the unit test
 //! `same_language_as_before` (docs/PERFORMANCE.md).
 
-use super::kernel::{Kernel, Native, Portable};
+use super::kernel::{ByteBlock, Kernel, Native, Portable};
 use super::quote::{lower_hex, quote_into, unicode_escaped};
 use super::scalar::{self, Decimal};
 use crate::graph::limits;
@@ -322,6 +322,83 @@ impl<'a, K: Kernel> Cursor<'a, K> {
     }
 }
 
+/// The 64-byte block of `s` at `i` and the two bytes before it, as
+/// [`Kernel::byte_block`] takes it: past either end of `s`, zeros (neither
+/// digits nor commas, so they stop an array, and are not `]`).
+#[inline(always)]
+fn window<R>(s: &[u8], i: usize, then: impl FnOnce(&[u8; 66]) -> R) -> R {
+    match i
+        .checked_sub(2)
+        .and_then(|from| s.get(from..))
+        .and_then(<[u8]>::first_chunk)
+    {
+        Some(w) => then(w),
+        None => {
+            let mut w = [0u8; 66];
+            for (k, to) in w.iter_mut().enumerate() {
+                if let Some(&b) = (i + k).checked_sub(2).and_then(|j| s.get(j)) {
+                    *to = b;
+                }
+            }
+            then(&w)
+        }
+    }
+}
+
+/// What one block of a byte array holds, read from the first byte of an
+/// element (the byte before the block is a separator: `[` or `,`).
+#[derive(Debug, Clone, Copy)]
+struct Scan {
+    /// The first byte that is neither a digit nor a comma (it ends the
+    /// array), as a one-bit mask, or 0.
+    stop: u64,
+    /// The separators up to and including `stop` (all of them when there
+    /// is none).
+    seps: u64,
+    /// The last digit of each element ended by one of `seps`.
+    units: u64,
+    /// Where an element ended by one of `seps` is not canonical: empty,
+    /// four digits or more, a leading zero, over 255.
+    bad: u64,
+}
+
+/// Scans one block: `None` when it holds 64 digits in a row (no element
+/// of up to three digits can be read there).
+///
+/// In the block, with `nd` the bytes that are not digits: the first one
+/// that is not a comma either (`stop`) ends the array. The separators up
+/// to it delimit complete elements; an element cut by the block's end is
+/// read again, whole, by the next block, which starts right after the last
+/// separator.
+#[inline(always)]
+fn scan(b: &ByteBlock) -> Option<Scan> {
+    let nd = !b.digit;
+    let stop = nd & !b.comma;
+    let seps = nd & (stop ^ stop.wrapping_sub(1));
+    if seps == 0 {
+        return None;
+    }
+    let last = 63 - seps.leading_zeros();
+    let region = u64::MAX >> (63 - last);
+    let digit = b.digit & region;
+    // An element's last digit is followed by a separator; the byte before
+    // the block is one (the `[` or a `,`).
+    let units = digit & (seps >> 1);
+    let tens = digit & (units >> 1);
+    let hundreds = digit & (tens >> 1);
+    let first = digit & !(digit << 1);
+    let bad = (seps & ((seps << 1) | 1)) // an empty element
+        | (digit & (hundreds >> 1)) // four digits or more
+        | (first & b.zero & !units) // a leading zero
+        | (units & b.range_bad); // over 255
+    Some(Scan {
+        stop,
+        seps,
+        units,
+        bad,
+    })
+}
+
 /// Reads byte-array elements from `s`, 64-byte block by 64-byte block,
 /// from `at.0` (the first byte of an element: the array's `[` or a `,` is
 /// right before it), storing them in `room` from `at.1` on and advancing
@@ -329,12 +406,6 @@ impl<'a, K: Kernel> Cursor<'a, K> {
 /// not have space for the elements of another block (64; `N` is a power of
 /// two, so the stores need no bounds check), `None` at the first block
 /// that is not canonical, or once more than 4096 elements were read.
-///
-/// In a block, with `nd` the bytes that are not digits: the first one that
-/// is not a comma either (`stop`) ends the array, and must be `]`. The
-/// separators up to it (`seps`, all commas but `stop`) delimit complete
-/// elements; an element cut by the block's end is read again, whole, by
-/// the next block, which starts right after the last separator.
 #[inline(always)]
 fn byte_blocks<K: Kernel, const N: usize>(
     s: &[u8],
@@ -347,54 +418,12 @@ fn byte_blocks<K: Kernel, const N: usize>(
             *at = (i, n);
             return Some(false);
         }
-        // The block and the two bytes before it (at least the `[`, which
-        // precedes `i`); past the end of the text, zeros (neither digits
-        // nor commas, so they stop the array, and are not `]`).
-        let padded;
-        let win: &[u8; 66] = match i
-            .checked_sub(2)
-            .and_then(|from| s.get(from..))
-            .and_then(<[u8]>::first_chunk)
-        {
-            Some(w) => w,
-            None => {
-                let mut w = [0u8; 66];
-                for (k, to) in w.iter_mut().enumerate() {
-                    if let Some(&b) = (i + k).checked_sub(2).and_then(|j| s.get(j)) {
-                        *to = b;
-                    }
-                }
-                padded = w;
-                &padded
-            }
-        };
-        let b = K::byte_block(win);
-        let nd = !b.digit;
-        let stop = nd & !b.comma;
-        // The separators up to and including the first `stop` (all of them
-        // when there is none).
-        let seps = nd & (stop ^ stop.wrapping_sub(1));
-        if seps == 0 {
-            // 64 digits in a row.
+        let b = window(s, i, K::byte_block);
+        let x = scan(&b)?;
+        if x.bad != 0 {
             return None;
         }
-        let last = 63 - seps.leading_zeros();
-        let region = u64::MAX >> (63 - last);
-        let digit = b.digit & region;
-        // An element's last digit is followed by a separator; the byte
-        // before the block is one (the `[` or a `,`).
-        let units = digit & (seps >> 1);
-        let tens = digit & (units >> 1);
-        let hundreds = digit & (tens >> 1);
-        let first = digit & !(digit << 1);
-        let bad = (seps & ((seps << 1) | 1)) // an empty element
-            | (digit & (hundreds >> 1)) // four digits or more
-            | (first & b.zero & !units) // a leading zero
-            | (units & b.range_bad); // over 255
-        if bad != 0 {
-            return None;
-        }
-        let mut u = units;
+        let mut u = x.units;
         while u != 0 {
             room[n & (N - 1)] = b.values[u.trailing_zeros() as usize & 63];
             n += 1;
@@ -403,15 +432,67 @@ fn byte_blocks<K: Kernel, const N: usize>(
         if n > limits::MAX_BYTES_LEN {
             return None;
         }
-        if stop != 0 {
-            let end = i + stop.trailing_zeros() as usize;
+        if x.stop != 0 {
+            let end = i + x.stop.trailing_zeros() as usize;
             if s.get(end) != Some(&b']') {
                 return None;
             }
             *at = (end + 1, n);
             return Some(true);
         }
-        i += last as usize + 1;
+        i += 64 - x.seps.leading_zeros() as usize;
+    }
+}
+
+/// The streaming decoder's byte-array run ([`crate::stream`]): from `i`,
+/// the first byte of an element of an array of which `out` holds the
+/// elements so far, reads every whole element that a comma follows, block
+/// by block, and returns the position after the last comma read (`i` when
+/// none was). It reads only canonical elements (one to three digits, no
+/// leading zero, at most 255), and stops before a block that holds
+/// anything else, before the element that ends the array or is cut by the
+/// end of `s`, and before a block whose elements would bring `out` to
+/// `max` elements or more: the caller reads those one byte at a time, by
+/// the rule that decides them. Every element read goes to `out`.
+pub(crate) fn comma_elements<K: Kernel>(
+    s: &[u8],
+    i: usize,
+    out: &mut Vec<u8>,
+    max: usize,
+) -> usize {
+    let mut i = i;
+    loop {
+        let b = window(s, i, K::byte_block);
+        let Some(x) = scan(&b) else { return i };
+        // The elements that a comma ends: those before `stop`.
+        let commas = x.seps & !x.stop;
+        if commas == 0 {
+            return i;
+        }
+        let last = 63 - commas.leading_zeros() as usize;
+        // Every byte up to the last comma read.
+        let taken = u64::MAX >> (63 - last);
+        if x.bad & taken != 0 {
+            return i;
+        }
+        let units = x.units & taken;
+        let count = units.count_ones() as usize;
+        if out.len() + count >= max {
+            return i;
+        }
+        let mut vals = [0u8; 64];
+        let mut k = 0;
+        let mut u = units;
+        while u != 0 {
+            vals[k & 63] = b.values[u.trailing_zeros() as usize & 63];
+            k += 1;
+            u &= u - 1;
+        }
+        out.extend_from_slice(vals.get(..k).unwrap_or_default());
+        i += last + 1;
+        if x.stop != 0 {
+            return i;
+        }
     }
 }
 
@@ -964,6 +1045,92 @@ mod tests {
         assert!(admitted_positions > 10_000, "{admitted_positions}");
     }
 
+    /// The definition of [`comma_elements`]: from `i`, every element of one
+    /// to three digits, without a leading zero, at most 255, that a comma
+    /// follows, one at a time; the position after the last such comma.
+    fn comma_elements_definition(s: &[u8], mut i: usize, out: &mut Vec<u8>) -> usize {
+        loop {
+            let digits = s.get(i..).unwrap_or_default();
+            let n = digits.iter().take_while(|b| b.is_ascii_digit()).count();
+            let text = std::str::from_utf8(&digits[..n]).unwrap_or_default();
+            let canonical = (1..=3).contains(&n) && !(n > 1 && text.starts_with('0'));
+            match text.parse::<u16>() {
+                Ok(v) if canonical && v <= 255 && s.get(i + n) == Some(&b',') => {
+                    out.push(v as u8);
+                    i += n + 1;
+                }
+                _ => return i,
+            }
+        }
+    }
+
+    fn comma_elements_agree<K: Kernel>() {
+        let pieces = [
+            "0", "7", "12", "99", "100", "255", "256", "300", "01", "00", "1234", "", " ", "x",
+        ];
+        let mut rng = crate::codec::testing::Rng(0x5eed_0b17);
+        let (mut whole_runs, mut total) = (0, 0);
+        for round in 0..20_000 {
+            let count = (rng.next() % 90) as usize;
+            let clean = round % 2 == 0;
+            let mut t = String::from("[");
+            for k in 0..count {
+                if k > 0 {
+                    t.push(',');
+                }
+                let p = if clean {
+                    ["0", "7", "12", "99", "100", "255"][(rng.next() % 6) as usize]
+                } else {
+                    pieces[(rng.next() % pieces.len() as u64) as usize]
+                };
+                t.push_str(p);
+            }
+            if !rng.next().is_multiple_of(4) {
+                t.push(']');
+            }
+            let s = t.as_bytes();
+            // The first byte of an element: after the `[` or after a comma.
+            let skip = (rng.next() % 3) as usize * usize::from(!clean);
+            let from = std::iter::once(1)
+                .chain(
+                    s.iter()
+                        .enumerate()
+                        .filter(|(_, &b)| b == b',')
+                        .map(|(k, _)| k + 1),
+                )
+                .nth(skip)
+                .unwrap_or(1)
+                .min(s.len());
+            let mut expected = vec![9u8; 3];
+            let end = comma_elements_definition(s, from, &mut expected);
+            let max = if round % 7 == 0 {
+                4 + count / 2
+            } else {
+                usize::MAX
+            };
+            let mut got = vec![9u8; 3];
+            let at = comma_elements::<K>(s, from, &mut got, max);
+            // A prefix of the definition's run, ending after a comma...
+            assert!(at <= end, "{t:?} from {from}: {at} > {end}");
+            assert_eq!(got[..], expected[..got.len()], "{t:?}");
+            assert!(got.len() < max, "{t:?}");
+            // ... which the definition then completes.
+            let mut rest = got.clone();
+            assert_eq!(comma_elements_definition(s, at, &mut rest), end, "{t:?}");
+            assert_eq!(rest, expected, "{t:?}");
+            // Canonical elements under the bound: all of them, at once.
+            if clean && max == usize::MAX {
+                assert_eq!(at, end, "{t:?}");
+                whole_runs += 1;
+            }
+            total += got.len();
+        }
+        assert!(
+            whole_runs > 8_000 && total > 100_000,
+            "{whole_runs} {total}"
+        );
+    }
+
     /// Every test above, once per kernel.
     macro_rules! per_kernel {
         ($($name:ident),*) => {
@@ -981,6 +1148,7 @@ mod tests {
         strings_at_the_edges,
         strings_4096_bytes,
         byte_arrays,
+        comma_elements_agree,
         same_language_as_before
     );
 }

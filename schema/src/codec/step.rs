@@ -309,6 +309,23 @@ impl StringPrefix {
         self.len == 0
     }
 
+    /// Reads one ASCII byte that the canonical form writes as itself
+    /// (neither `"` nor `\\` nor a control), outside an escape, when the
+    /// decoded text has room for it: exactly what [`feed`](Self::feed)
+    /// does with it, for a reader that gets one byte at a time. False, and
+    /// nothing read, for any other byte or state ([`feed`](Self::feed)
+    /// then decides).
+    #[inline]
+    pub fn push_plain(&mut self, b: u8, out: &mut String) -> bool {
+        let plain = (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\';
+        if !plain || self.esc != Escape::None || self.len >= limits::MAX_STRING_BYTES {
+            return false;
+        }
+        self.len += 1;
+        out.push(char::from(b));
+        true
+    }
+
     /// Reads `s` (whole characters: it is `&str`), appending the decoded
     /// text to `out`, up to the closing quote, the first byte that is not
     /// canonical, or the first character that would exceed 4096 decoded
@@ -461,6 +478,46 @@ mod tests {
     use crate::codec::testing::{Rng, STRING_PIECES};
     use crate::codec::Cursor;
     use crate::scalar::parse_integer;
+
+    /// `push_plain` is `feed` on one ASCII byte wherever it reads one: in
+    /// every escape state, at the 4096-byte bound and before it, for every
+    /// ASCII byte; and it declines exactly where `feed` does anything but
+    /// read the byte as itself.
+    #[test]
+    fn push_plain_is_feed_of_one_byte() {
+        let starts = ["", "ab", "\\", "\\u", "\\u00", "\\u000", "x\\n"];
+        let mut read = 0;
+        for start in starts {
+            for len in [0usize, 4094, 4095, 4096, 4097] {
+                let mut base = StringPrefix::new();
+                let mut text = String::new();
+                let prefix = format!("{}{start}", "a".repeat(len.saturating_sub(2)));
+                if base.feed(&prefix, &mut text) != Fed::More {
+                    continue;
+                }
+                for b in 0u8..0x80 {
+                    let one = [b];
+                    let one = std::str::from_utf8(&one).unwrap();
+                    let (mut p, mut t) = (base, text.clone());
+                    let (mut q, mut u) = (base, text.clone());
+                    let fed = q.feed(one, &mut u);
+                    if p.push_plain(b, &mut t) {
+                        read += 1;
+                        assert_eq!((fed, p, &t), (Fed::More, q, &u), "{start:?} {len} {b}");
+                        assert_eq!(u.len(), text.len() + 1);
+                    } else {
+                        assert_eq!((p, &t), (base, &text), "declined, nothing read");
+                        let as_itself = base.escape() == Escape::None
+                            && fed == Fed::More
+                            && u.len() == text.len() + 1
+                            && u.ends_with(char::from(b));
+                        assert!(!as_itself, "{start:?} {len} {b}: feed reads it as itself");
+                    }
+                }
+            }
+        }
+        assert!(read > 1000, "{read}");
+    }
 
     /// Every text over an alphabet of the bytes that matter, up to length 4,
     /// and the boundaries: `viable` is exactly "some completion is an

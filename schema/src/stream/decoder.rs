@@ -24,7 +24,9 @@ use super::seen::Seen;
 use super::shortest::{AFTER_CASE, INF};
 use super::utf8::Utf8;
 use super::Event;
+use crate::codec::read::comma_elements;
 use crate::codec::step::{plain_char, DecimalPrefix, ElementPrefix, Escape, Fed, StringPrefix};
+use crate::codec::Native;
 use crate::decode::envelope::{self as env, ENVELOPE_KEYS};
 use crate::decode::{self, framing_words, rules, Decoded, STEP4};
 use crate::diag::Diagnostic;
@@ -37,6 +39,10 @@ use crate::value::Value;
 use crate::walk::{Failure, Voice};
 
 const MAX: u64 = limits::MAX_DOCUMENT_BYTES as u64;
+/// The longest chunk [`StreamDecoder::feed`] checks as ASCII by itself,
+/// instead of with the UTF-8 machinery of [`Utf8`] (which costs more than
+/// the check on a few bytes).
+const SHORT: usize = 16;
 /// What a detail says the canonical form has in a byte array.
 const BYTES: &str = "a canonical byte array";
 /// What a detail says the canonical form has at a case id.
@@ -335,9 +341,13 @@ impl<'s> StreamDecoder<'s> {
     }
 
     /// Reads the next chunk. `Err` is the refusal; it is final.
+    #[inline]
     pub fn feed(&mut self, chunk: &[u8]) -> Result<(), Diagnostic> {
         self.collect = false;
-        self.feed_chunk(chunk)
+        match self.quick(chunk) {
+            0 => Ok(()),
+            n => self.feed_chunk(chunk.get(chunk.len() - n..).unwrap_or_default()),
+        }
     }
 
     /// [`feed`](StreamDecoder::feed), handing the chunk's events to `on`
@@ -350,7 +360,10 @@ impl<'s> StreamDecoder<'s> {
         on: &mut impl FnMut(Event),
     ) -> Result<(), Diagnostic> {
         self.collect = true;
-        let r = self.feed_chunk(chunk);
+        let r = match self.quick(chunk) {
+            0 => Ok(()),
+            n => self.feed_chunk(chunk.get(chunk.len() - n..).unwrap_or_default()),
+        };
         for e in self.events.drain(..) {
             on(e);
         }
@@ -420,15 +433,185 @@ impl<'s> StreamDecoder<'s> {
         Err(decode::framing(framing_words::NO_LF).at_offset(self.fed))
     }
 
+    /// The bytes of a short chunk (of at most [`SHORT`], as a model's
+    /// tokens are) read one at a time while each is an ASCII byte that
+    /// continues what is being read without ending it, or deviating: a
+    /// literal's next byte (not its last), a string's plain byte, an
+    /// integer's digit, a byte array's digit or comma. Exactly what
+    /// [`Self::run`] does with that byte (the one-byte chunkings of the
+    /// differential tests hold it to that), without its dispatch, the
+    /// UTF-8 step or the checks it makes per call. Returns how many bytes
+    /// are left for [`Self::feed_chunk`] (which sees every other byte,
+    /// and every longer chunk).
+    #[inline]
+    fn quick(&mut self, chunk: &[u8]) -> usize {
+        if chunk.len() > SHORT
+            || self.failed.is_some()
+            || self.diag.is_some()
+            || self.utf8.pending()
+            || self.fed + (chunk.len() as u64) > MAX
+        {
+            return chunk.len();
+        }
+        for (k, &b) in chunk.iter().enumerate() {
+            if !self.quick_byte(b) {
+                return chunk.len() - k;
+            }
+            self.fed += 1;
+            self.pos += 1;
+            if let Some(keep) = &mut self.keep {
+                keep.push(char::from(b));
+            }
+        }
+        0
+    }
+
+    /// One byte of [`Self::quick`], at offset `self.fed`: true when it was
+    /// read (and the offsets are to advance), false when nothing was done.
+    ///
+    /// A leaf is being read exactly when `self.leaf` is not `Leaf::None`
+    /// (the top frame's step is then `Value`). Otherwise [`Self::run`]
+    /// matches `self.lit`, except at a case id and once the document is
+    /// complete, where `self.lit` is the literal already matched in full
+    /// (`lit_i` is its length), so that no byte continues it here either.
+    #[inline]
+    fn quick_byte(&mut self, b: u8) -> bool {
+        let at = self.fed;
+        if b >= 0x80 || at == 0 {
+            return false;
+        }
+        if !matches!(self.leaf, Leaf::None) {
+            return self.quick_leaf(b, at);
+        }
+        debug_assert!(
+            self.phase != Phase::Done && self.frames.last().map(|f| f.step) != Some(Step::CaseId)
+                || self.lit_i == self.lit.text.len()
+        );
+        let want = self.lit.text.as_bytes();
+        if self.lit_i + 1 >= want.len() || want.get(self.lit_i) != Some(&b) {
+            return false;
+        }
+        self.lit_i += 1;
+        true
+    }
+
+    /// A leaf's byte for [`Self::quick_byte`]: the conditions are those
+    /// under which [`Self::leaf_step`] reads it, the budget included.
+    #[inline]
+    fn quick_leaf(&mut self, b: u8, at: u64) -> bool {
+        let fixed = u64::from(self.fixed);
+        match &mut self.leaf {
+            Leaf::Str { open: true, p } => {
+                // Content may end before `MAX - 1 - fixed` (`str_step`).
+                if at + 1 + fixed >= MAX || b == b'"' {
+                    return false;
+                }
+                if p.push_plain(b, &mut self.text) {
+                    return true;
+                }
+                // An escape's byte: what `str_step` does with it, when the
+                // string stays open and the escape can still fit.
+                let mut q = *p;
+                let len = self.text.len();
+                let one = [b];
+                let Ok(one) = std::str::from_utf8(&one) else {
+                    return false;
+                };
+                if q.feed(one, &mut self.text) != Fed::More
+                    || escape_over(q, at + 1, fixed).is_some()
+                {
+                    self.text.truncate(len);
+                    return false;
+                }
+                *p = q;
+                true
+            }
+            Leaf::Int {
+                repr,
+                open: true,
+                d,
+            } => {
+                // A quote ends it; a `-` has its own budget (`int_step`).
+                if b == b'"' || b == b'-' || at + 2 + fixed > MAX {
+                    return false;
+                }
+                let mut next = *d;
+                if !(next.push(b) && next.viable(*repr)) {
+                    return false;
+                }
+                *d = next;
+                self.text.push(char::from(b));
+                true
+            }
+            Leaf::Bytes { at: state, el } => match (*state, b) {
+                (Bytes::Element, b'0'..=b'9') => {
+                    let mut e = *el;
+                    if !e.push(b) || at + 2 + fixed > MAX {
+                        return false;
+                    }
+                    *el = e;
+                    true
+                }
+                (Bytes::First | Bytes::Comma, b'0'..=b'9') => {
+                    if at + 2 + fixed > MAX {
+                        return false;
+                    }
+                    let mut e = ElementPrefix::new();
+                    e.push(b);
+                    *state = Bytes::Element;
+                    *el = e;
+                    true
+                }
+                (Bytes::Element, b',') => {
+                    if self.bytes.len() + 1 >= limits::MAX_BYTES_LEN || at + 3 + fixed > MAX {
+                        return false;
+                    }
+                    self.bytes.push(el.value().unwrap_or(0));
+                    *state = Bytes::Comma;
+                    *el = ElementPrefix::new();
+                    true
+                }
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
     fn feed_chunk(&mut self, chunk: &[u8]) -> Result<(), Diagnostic> {
         if let Some(d) = &self.failed {
             return Err(d.clone());
         }
-        let r = self.feed_checked(chunk);
-        if let Err(d) = &r {
-            self.failed = Some(d.clone());
+        // A short chunk of ASCII within the size bound, after whole
+        // characters: it is its own UTF-8 check (§7 steps 1 and 2 have
+        // nothing to say), and is run as it is.
+        if chunk.len() <= SHORT
+            && !self.utf8.pending()
+            && self.fed + chunk.len() as u64 <= MAX
+            && chunk.is_ascii()
+        {
+            if let Ok(s) = std::str::from_utf8(chunk) {
+                self.base = self.fed;
+                self.fed += chunk.len() as u64;
+                let r = self.run(s);
+                return self.keep_refusal(r);
+            }
         }
-        r
+        let r = self.feed_checked(chunk);
+        self.keep_refusal(r)
+    }
+
+    /// Keeps a refusal as final. (A match, not a copy of `r`: the `Ok` of
+    /// every accepted chunk stays one discriminant, not a whole
+    /// `Result<(), Diagnostic>` moved through memory.)
+    #[inline(always)]
+    fn keep_refusal(&mut self, r: Result<(), Diagnostic>) -> Result<(), Diagnostic> {
+        match r {
+            Ok(()) => Ok(()),
+            Err(d) => {
+                self.failed = Some(d.clone());
+                Err(d)
+            }
+        }
     }
 
     fn feed_checked(&mut self, chunk: &[u8]) -> Result<(), Diagnostic> {
@@ -532,7 +715,7 @@ impl<'s> StreamDecoder<'s> {
             .as_bytes()
             .get(self.lit_i..)
             .unwrap_or_default();
-        let n = have.iter().zip(want).take_while(|(a, b)| a == b).count();
+        let n = common_prefix(have, want);
         self.lit_i += n;
         let mut i = i + n;
         if self.lit_i == self.lit.text.len() {
@@ -615,6 +798,8 @@ impl<'s> StreamDecoder<'s> {
             return;
         };
         self.set(&tp.open);
+        // A record's fields are known (a variant's once its case is).
+        let room = self.schema.graph().fields_of(ty, None).len();
         let rest = self
             .plan
             .shortest
@@ -626,7 +811,7 @@ impl<'s> StreamDecoder<'s> {
             case: None,
             field: 0,
             step: Step::Open,
-            fields: Vec::new(),
+            fields: Vec::with_capacity(room),
             rest,
         });
     }
@@ -858,6 +1043,24 @@ impl<'s> StreamDecoder<'s> {
 
     fn case_step(&mut self, s: &str, i: usize) -> Result<usize, Diagnostic> {
         let b = s.as_bytes();
+        // The whole rest of one candidate's quoted id in this chunk (no id
+        // is a prefix of another: each ends with its closing quote). The
+        // byte-by-byte budget checks below would all pass when the last
+        // one does, as every other candidate still possible on the way
+        // needs no more than the one matched.
+        let have = b.get(i..).unwrap_or_default();
+        let lit = self.quoted.as_bytes();
+        let whole = self.cands.iter().find_map(|&(case, start, stop, after)| {
+            let rest = lit.get(start + self.case_i..stop)?;
+            have.starts_with(rest).then_some((case, rest.len(), after))
+        });
+        if let Some((case, n, after)) = whole {
+            if self.at(i) + (n as u64) + u64::from(after) + u64::from(self.fixed) <= MAX {
+                self.case_i += n;
+                self.case_chosen(case, after);
+                return Ok(i + n);
+            }
+        }
         let mut i = i;
         while let Some(&c) = b.get(i) {
             let at = self.case_i;
@@ -905,6 +1108,8 @@ impl<'s> StreamDecoder<'s> {
             return;
         };
         f.case = Some(case);
+        f.fields
+            .reserve_exact(self.schema.graph().fields_of(f.ty, Some(case)).len());
         f.step = Step::AfterCase;
         f.rest = after.saturating_sub(AFTER_CASE.len() as u32);
         let ty = f.ty;
@@ -1031,7 +1236,13 @@ impl<'s> StreamDecoder<'s> {
                 at: state @ (Bytes::First | Bytes::Comma),
                 el,
             } => {
-                let j = self.bytes_run(b, i);
+                // (A few bytes are read one at a time: the blocks would
+                // cost more.)
+                let j = if b.len() - i >= 8 {
+                    self.bytes_run(b, i)
+                } else {
+                    i
+                };
                 if j > i {
                     self.leaf = Leaf::Bytes {
                         at: Bytes::Comma,
@@ -1054,7 +1265,12 @@ impl<'s> StreamDecoder<'s> {
     /// last one (`]`), or any byte that is not exactly that.
     fn bytes_run(&mut self, b: &[u8], i: usize) -> usize {
         let fixed = u64::from(self.fixed);
-        let mut k = i;
+        // Block by block first, over the part of the chunk where a comma
+        // still fits the budget (`comma + 1 + 2 + fixed <= MAX`); then one
+        // element at a time, to the first one the blocks left.
+        let fit = (MAX + 1).saturating_sub(3 + fixed + self.base) as usize;
+        let whole = b.get(..fit.min(b.len())).unwrap_or_default();
+        let mut k = comma_elements::<Native>(whole, i, &mut self.bytes, limits::MAX_BYTES_LEN);
         loop {
             let (value, len) = match b.get(k..k + 4) {
                 Some(&[b'0', b',', ..]) => (0u16, 1),
@@ -1113,6 +1329,11 @@ impl<'s> StreamDecoder<'s> {
             }
             let mut next = d;
             if !(next.push(c) && next.viable(repr)) {
+                self.leaf = Leaf::Int {
+                    repr,
+                    open: true,
+                    d,
+                };
                 let ptr = self.leaf_ptr();
                 let prefix = format!("\"{}", self.text);
                 self.enter(
@@ -1135,13 +1356,15 @@ impl<'s> StreamDecoder<'s> {
             }
             d = next;
             self.text.push(char::from(c));
-            self.leaf = Leaf::Int {
-                repr,
-                open: true,
-                d,
-            };
             i += 1;
         }
+        // The chunk ended inside the integer: its state is kept for the
+        // next one (written once, not per digit).
+        self.leaf = Leaf::Int {
+            repr,
+            open: true,
+            d,
+        };
         Ok(i)
     }
 
@@ -1161,7 +1384,8 @@ impl<'s> StreamDecoder<'s> {
         self.leaf = Leaf::Str { open: true, p };
         match fed {
             Fed::Closed(n) => {
-                let text = std::mem::take(&mut self.text);
+                // An exact-size copy: the scratch buffer keeps its room.
+                let text = self.text.clone();
                 self.field_done(Value::String(text));
                 Ok(i + n)
             }
@@ -1188,25 +1412,7 @@ impl<'s> StreamDecoder<'s> {
             }
             Fed::More => {
                 let now = self.at(end);
-                // An escape that can no longer fit.
-                let over = match p.escape() {
-                    Escape::None => None,
-                    Escape::Backslash => {
-                        let e = now - 1;
-                        (e + 3 + fixed > MAX).then_some(e)
-                    }
-                    Escape::Hex { n, .. } => {
-                        let e = now - 2 - u64::from(n);
-                        if e + 3 + fixed > MAX {
-                            Some(e)
-                        } else if e + 7 + fixed > MAX {
-                            Some(e + 1)
-                        } else {
-                            None
-                        }
-                    }
-                };
-                if let Some(e) = over {
+                if let Some(e) = escape_over(p, now, fixed) {
                     return Err(self.over_budget(e));
                 }
                 if end == s.len() {
@@ -1221,7 +1427,7 @@ impl<'s> StreamDecoder<'s> {
                 let mut scratch = String::new();
                 match probe.feed(one, &mut scratch) {
                     Fed::Closed(_) => {
-                        let text = std::mem::take(&mut self.text);
+                        let text = self.text.clone();
                         self.field_done(Value::String(text));
                         Ok(end + 1)
                     }
@@ -1332,7 +1538,8 @@ impl<'s> StreamDecoder<'s> {
             }
             (Bytes::Element, b']') => {
                 self.bytes.push(el.value().unwrap_or(0));
-                let bytes = std::mem::take(&mut self.bytes);
+                // An exact-size copy: the scratch buffer keeps its room.
+                let bytes = self.bytes.clone();
                 self.field_done(Value::Bytes(bytes));
             }
             (Bytes::Element, b'.' | b'e' | b'E') => {
@@ -1634,6 +1841,58 @@ fn hear(h: &mut Heard, text: &mut String, t: Tok<'_>) -> Result<(), ()> {
 }
 
 /// `s` as a detail shows a snippet: at most 24 characters, quoted.
+/// Where a string's open escape, `p`'s after the bytes before offset
+/// `now`, can no longer fit the budget (`fixed` bytes must follow the
+/// string): the offset the refusal names, or `None` when it fits (or no
+/// escape is open).
+fn escape_over(p: StringPrefix, now: u64, fixed: u64) -> Option<u64> {
+    match p.escape() {
+        Escape::None => None,
+        Escape::Backslash => {
+            let e = now - 1;
+            (e + 3 + fixed > MAX).then_some(e)
+        }
+        Escape::Hex { n, .. } => {
+            let e = now - 2 - u64::from(n);
+            if e + 3 + fixed > MAX {
+                Some(e)
+            } else if e + 7 + fixed > MAX {
+                Some(e + 1)
+            } else {
+                None
+            }
+        }
+    }
+}
+
+/// The length of the longest common prefix of `a` and `b`: a whole
+/// literal in one comparison when it is there (the canonical case), byte by
+/// byte only where they part.
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    let n = a.len().min(b.len());
+    let (a, b) = (
+        a.get(..n).unwrap_or_default(),
+        b.get(..n).unwrap_or_default(),
+    );
+    if a == b {
+        return n;
+    }
+    let mut k = 0;
+    for (x, y) in a.chunks_exact(8).zip(b.chunks_exact(8)) {
+        if x != y {
+            break;
+        }
+        k += 8;
+    }
+    k + a
+        .get(k..)
+        .unwrap_or_default()
+        .iter()
+        .zip(b.get(k..).unwrap_or_default())
+        .take_while(|(x, y)| x == y)
+        .count()
+}
+
 fn snippet(s: &str) -> String {
     let cut: String = s.chars().take(24).collect();
     format!("{cut:?}")

@@ -109,6 +109,26 @@ pub const ENCODERS: [&str; 3] = ["generated", "engine", "serde-derive"];
 
 /// A decoder or encoder ready to run: bytes in, "accepted" (or output
 /// length) out.
+/// The streaming decoder's rows: name and chunk size.
+#[allow(dead_code)] // (the `codec` and `profile` benches use it, not every bench)
+pub const STREAMS: [(&str, usize); 3] =
+    [("chunks-4k", 4096), ("bytes-1", 1), ("whole", usize::MAX)];
+
+/// The streaming decoder over `bytes` in chunks of `size`, to `finish`,
+/// keeping the canonical bytes as it reads them (`keep_canonical`): it ends
+/// with what `decode/<document>/engine` returns, the value and the
+/// canonical document, as a host that wants both asks for them.
+#[allow(dead_code)] // (as `STREAMS`)
+pub fn stream(schema: &Schema, bytes: &[u8], size: usize) -> usize {
+    let mut s = engine::stream::StreamDecoder::new(schema).keep_canonical();
+    for chunk in bytes.chunks(size.min(bytes.len()).max(1)) {
+        if s.feed(chunk).is_err() {
+            break;
+        }
+    }
+    usize::from(std::hint::black_box(s.finish()).is_ok())
+}
+
 pub type Run<'a> = Box<dyn Fn(&[u8]) -> usize + 'a>;
 
 impl Doc {
