@@ -136,7 +136,12 @@ fn a_defect_at_every_offset_of_a_block() {
 /// leaf under test, then a boolean (so that something always follows).
 #[test]
 fn every_leaf_at_the_size_bound() {
-    let leaves: [(Repr, Value, &str); 5] = [
+    let leaves: [(Repr, Value, &str); 6] = [
+        (
+            Repr::String,
+            Value::String("naïve → 😀\u{85}é".into()),
+            "characters of two to four bytes",
+        ),
         (
             Repr::String,
             Value::String("plain text".into()),

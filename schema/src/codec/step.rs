@@ -229,6 +229,17 @@ fn plain_len(b: &[u8]) -> usize {
     }
 }
 
+/// The content of a whole string written as itself: when `b` (what
+/// follows the opening quote) starts with characters the canonical form
+/// writes as themselves, at most 4096 bytes of them, and then the closing
+/// quote, their length `n`. This is what [`StringPrefix::feed`] reads
+/// from a fresh prefix as `Fed::Closed(n + 1)`, with those bytes as the
+/// text, in one step; `None` when it would read anything else.
+pub fn plain_string(b: &[u8]) -> Option<usize> {
+    let n = plain_len(b);
+    (b.get(n) == Some(&b'"') && n <= limits::MAX_STRING_BYTES).then_some(n)
+}
+
 /// [`plain_len`] byte by byte: the definition its tests hold it to.
 #[cfg(test)]
 fn plain_len_bytewise(b: &[u8]) -> usize {
@@ -274,6 +285,15 @@ pub enum Fed {
     /// The character (or escape) starting at this index would take the
     /// decoded text past 4096 bytes (what precedes it was read).
     TooLong(usize),
+}
+
+/// What [`StringPrefix::special`] did with a byte.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Special {
+    Read,
+    Closed,
+    Deviates,
+    TooLong,
 }
 
 /// A canonical string's content (after its opening quote) read a piece at
@@ -326,6 +346,20 @@ impl StringPrefix {
         true
     }
 
+    /// [`push_plain`](Self::push_plain) for a character of any length:
+    /// read when the canonical form writes it as itself ([`plain_char`]),
+    /// outside an escape, with room for its bytes.
+    #[inline]
+    pub fn push_plain_char(&mut self, c: char, out: &mut String) -> bool {
+        let n = c.len_utf8();
+        if !plain_char(c) || self.esc != Escape::None || self.len + n > limits::MAX_STRING_BYTES {
+            return false;
+        }
+        self.len += n;
+        out.push(c);
+        true
+    }
+
     /// Reads `s` (whole characters: it is `&str`), appending the decoded
     /// text to `out`, up to the closing quote, the first byte that is not
     /// canonical, or the first character that would exceed 4096 decoded
@@ -334,102 +368,124 @@ impl StringPrefix {
         let b = s.as_bytes();
         let mut i = 0;
         while i < b.len() {
-            match self.esc {
-                Escape::None => {
-                    // A run of characters written as themselves.
-                    let run = plain_len(b.get(i..).unwrap_or_default());
-                    if run > 0 {
-                        let text = s.get(i..i + run).unwrap_or_default();
-                        let room = limits::MAX_STRING_BYTES - self.len;
-                        if text.len() > room {
-                            // The first character that does not fit.
-                            let at = text
-                                .char_indices()
-                                .find(|&(k, c)| k + c.len_utf8() > room)
-                                .map_or(0, |(k, _)| k);
-                            out.push_str(text.get(..at).unwrap_or_default());
-                            self.len += at;
-                            return Fed::TooLong(i + at);
-                        }
-                        out.push_str(text);
-                        self.len += run;
-                        i += run;
-                        continue;
+            if self.esc == Escape::None {
+                // A run of characters written as themselves.
+                let run = plain_len(b.get(i..).unwrap_or_default());
+                if run > 0 {
+                    let text = s.get(i..i + run).unwrap_or_default();
+                    let room = limits::MAX_STRING_BYTES - self.len;
+                    if text.len() > room {
+                        // The first character that does not fit.
+                        let at = text
+                            .char_indices()
+                            .find(|&(k, c)| k + c.len_utf8() > room)
+                            .map_or(0, |(k, _)| k);
+                        out.push_str(text.get(..at).unwrap_or_default());
+                        self.len += at;
+                        return Fed::TooLong(i + at);
                     }
-                    match b.get(i) {
-                        Some(b'"') => return Fed::Closed(i + 1),
-                        Some(b'\\') => {
-                            if self.len >= limits::MAX_STRING_BYTES {
-                                return Fed::TooLong(i);
-                            }
-                            self.esc = Escape::Backslash;
-                            i += 1;
-                        }
-                        _ => return Fed::Deviates(i),
-                    }
+                    out.push_str(text);
+                    self.len += run;
+                    i += run;
+                    continue;
                 }
-                Escape::Backslash => {
-                    let c = b.get(i).copied().unwrap_or(0);
-                    if let Some(ch) = short_unescape(c) {
-                        out.push(ch);
-                        self.len += 1;
-                        self.esc = Escape::None;
-                    } else if c == b'u' {
-                        self.esc = Escape::Hex { n: 0, value: 0 };
-                    } else {
-                        return Fed::Deviates(i);
-                    }
-                    i += 1;
-                }
-                Escape::Hex { n, value } => {
-                    let c = b.get(i).copied().unwrap_or(0);
-                    let digit = match n {
-                        0 | 1 => (c == b'0').then_some(0),
-                        _ => lower_hex(c),
-                    };
-                    let Some(d) = digit else {
-                        return Fed::Deviates(i);
-                    };
-                    let value = value << 4 | d;
-                    if n == 2 {
-                        // `\u00` and one digit: the next must make a
-                        // control without a short form, within the bound.
-                        let room = limits::MAX_STRING_BYTES - self.len;
-                        let controls = (0..16u8)
-                            .map(|l| char::from(value << 4 | l))
-                            .filter(|&c| unicode_escaped(c));
-                        let mut any = false;
-                        let mut fits = false;
-                        for c in controls {
-                            any = true;
-                            fits |= c.len_utf8() <= room;
-                        }
-                        if !any {
-                            return Fed::Deviates(i);
-                        }
-                        if !fits {
-                            return Fed::TooLong(i);
-                        }
-                        self.esc = Escape::Hex { n: 3, value };
-                    } else if n == 3 {
-                        let ch = char::from(value);
-                        if !unicode_escaped(ch) {
-                            return Fed::Deviates(i);
-                        }
-                        if self.len + ch.len_utf8() > limits::MAX_STRING_BYTES {
-                            return Fed::TooLong(i);
-                        }
-                        out.push(ch);
-                        self.len += ch.len_utf8();
-                        self.esc = Escape::None;
-                    } else {
-                        self.esc = Escape::Hex { n: n + 1, value };
-                    }
-                    i += 1;
-                }
+            }
+            match self.special(b.get(i).copied().unwrap_or(0), out) {
+                Special::Read => i += 1,
+                Special::Closed => return Fed::Closed(i + 1),
+                Special::Deviates => return Fed::Deviates(i),
+                Special::TooLong => return Fed::TooLong(i),
             }
         }
         Fed::More
+    }
+
+    /// Reads one ASCII byte of an escape (the `\` that begins it too), as
+    /// [`feed`](Self::feed) does, for a reader that gets one byte at a
+    /// time. False, and nothing read, for any other byte or state: the
+    /// closing quote, a byte that is not canonical here, an escape that
+    /// would take the text past 4096 bytes ([`feed`](Self::feed) then
+    /// decides).
+    #[inline]
+    pub fn push_escape(&mut self, b: u8, out: &mut String) -> bool {
+        b < 0x80 && self.special(b, out) == Special::Read
+    }
+
+    /// One byte that is not in a run of plain characters: the closing
+    /// quote, a byte of an escape, or a byte that deviates. Nothing
+    /// changes unless it is [`Special::Read`].
+    #[inline]
+    fn special(&mut self, c: u8, out: &mut String) -> Special {
+        match self.esc {
+            Escape::None => match c {
+                b'"' => Special::Closed,
+                b'\\' => {
+                    if self.len >= limits::MAX_STRING_BYTES {
+                        return Special::TooLong;
+                    }
+                    self.esc = Escape::Backslash;
+                    Special::Read
+                }
+                _ => Special::Deviates,
+            },
+            Escape::Backslash => {
+                if let Some(ch) = short_unescape(c) {
+                    out.push(ch);
+                    self.len += 1;
+                    self.esc = Escape::None;
+                } else if c == b'u' {
+                    self.esc = Escape::Hex { n: 0, value: 0 };
+                } else {
+                    return Special::Deviates;
+                }
+                Special::Read
+            }
+            Escape::Hex { n, value } => {
+                let digit = match n {
+                    0 | 1 => (c == b'0').then_some(0),
+                    _ => lower_hex(c),
+                };
+                let Some(d) = digit else {
+                    return Special::Deviates;
+                };
+                let value = value << 4 | d;
+                if n == 2 {
+                    // `\u00` and one digit: the next must make a control
+                    // without a short form, within the bound.
+                    let room = limits::MAX_STRING_BYTES - self.len;
+                    let controls = (0..16u8)
+                        .map(|l| char::from(value << 4 | l))
+                        .filter(|&c| unicode_escaped(c));
+                    let mut any = false;
+                    let mut fits = false;
+                    for c in controls {
+                        any = true;
+                        fits |= c.len_utf8() <= room;
+                    }
+                    if !any {
+                        return Special::Deviates;
+                    }
+                    if !fits {
+                        return Special::TooLong;
+                    }
+                    self.esc = Escape::Hex { n: 3, value };
+                } else if n == 3 {
+                    let ch = char::from(value);
+                    if !unicode_escaped(ch) {
+                        return Special::Deviates;
+                    }
+                    if self.len + ch.len_utf8() > limits::MAX_STRING_BYTES {
+                        return Special::TooLong;
+                    }
+                    out.push(ch);
+                    self.len += ch.len_utf8();
+                    self.esc = Escape::None;
+                } else {
+                    self.esc = Escape::Hex { n: n + 1, value };
+                }
+                Special::Read
+            }
+        }
     }
 }
 
@@ -479,13 +535,52 @@ mod tests {
     use crate::codec::Cursor;
     use crate::scalar::parse_integer;
 
+    /// `plain_string` is `feed` from a fresh prefix wherever it says the
+    /// string is whole: random joins of the pieces of the string tests.
+    #[test]
+    fn plain_string_is_feed_of_a_whole_plain_string() {
+        let mut rng = Rng(0x0dd_ba11);
+        let mut whole = 0;
+        for _ in 0..20_000 {
+            let mut t = String::new();
+            for _ in 0..(rng.next() % 6) {
+                t.push_str(rng.pick(STRING_PIECES));
+            }
+            if rng.next().is_multiple_of(50) {
+                t = format!("{}\"", "a".repeat(4095 + (rng.next() % 3) as usize));
+            }
+            let mut p = StringPrefix::new();
+            let mut text = String::new();
+            let fed = p.feed(&t, &mut text);
+            match plain_string(t.as_bytes()) {
+                Some(n) => {
+                    whole += 1;
+                    assert_eq!(fed, Fed::Closed(n + 1), "{t:?}");
+                    assert_eq!(text, t[..n], "{t:?}");
+                }
+                // Not whole and plain: either not closed, or with an
+                // escape on the way.
+                None => {
+                    let raw = match fed {
+                        Fed::Closed(k) => t.as_bytes().get(..k - 1),
+                        _ => None,
+                    };
+                    assert_ne!(raw, Some(text.as_bytes()), "{t:?}");
+                }
+            }
+        }
+        assert!(whole > 500, "{whole}");
+    }
+
     /// `push_plain` is `feed` on one ASCII byte wherever it reads one: in
     /// every escape state, at the 4096-byte bound and before it, for every
     /// ASCII byte; and it declines exactly where `feed` does anything but
     /// read the byte as itself.
     #[test]
     fn push_plain_is_feed_of_one_byte() {
-        let starts = ["", "ab", "\\", "\\u", "\\u00", "\\u000", "x\\n"];
+        let starts = [
+            "", "ab", "\\", "\\u", "\\u0", "\\u00", "\\u000", "\\u001", "\\u007", "x\\n",
+        ];
         let mut read = 0;
         for start in starts {
             for len in [0usize, 4094, 4095, 4096, 4097] {
@@ -501,6 +596,17 @@ mod tests {
                     let (mut p, mut t) = (base, text.clone());
                     let (mut q, mut u) = (base, text.clone());
                     let fed = q.feed(one, &mut u);
+                    // With `push_escape`, every ASCII byte that `feed`
+                    // reads and stays open with is read the same way.
+                    let (mut e, mut w) = (base, text.clone());
+                    let either = e.push_plain(b, &mut w) || e.push_escape(b, &mut w);
+                    if fed == Fed::More {
+                        assert!(either, "{start:?} {len} {b}: feed reads it");
+                        assert_eq!((e, &w), (q, &u), "{start:?} {len} {b}");
+                    } else {
+                        assert!(!either, "{start:?} {len} {b}: feed stops at it");
+                        assert_eq!((e, &w), (base, &text), "declined, nothing read");
+                    }
                     if p.push_plain(b, &mut t) {
                         read += 1;
                         assert_eq!((fed, p, &t), (Fed::More, q, &u), "{start:?} {len} {b}");
@@ -517,6 +623,36 @@ mod tests {
             }
         }
         assert!(read > 1000, "{read}");
+        // Characters of every length, at and before the bound.
+        let mut chars = 0;
+        for c in [
+            'é', '\u{85}', '\u{9f}', '\u{a0}', '€', '→', '日', '😀', 'a', '"', '\\',
+        ] {
+            for len in [0usize, 4092, 4093, 4094, 4095, 4096] {
+                for start in ["", "\\"] {
+                    let mut base = StringPrefix::new();
+                    let mut text = String::new();
+                    let prefix = format!("{}{start}", "a".repeat(len));
+                    if base.feed(&prefix, &mut text) != Fed::More {
+                        continue;
+                    }
+                    let (mut p, mut t) = (base, text.clone());
+                    let (mut q, mut u) = (base, text.clone());
+                    let fed = q.feed(c.encode_utf8(&mut [0; 4]), &mut u);
+                    if p.push_plain_char(c, &mut t) {
+                        chars += 1;
+                        assert_eq!((fed, p, &t), (Fed::More, q, &u), "{c:?} {len} {start:?}");
+                    } else {
+                        assert_eq!((p, &t), (base, &text));
+                        let as_itself = base.escape() == Escape::None
+                            && fed == Fed::More
+                            && u.len() == text.len() + c.len_utf8();
+                        assert!(!as_itself, "{c:?} {len} {start:?}: feed reads it");
+                    }
+                }
+            }
+        }
+        assert!(chars > 20, "{chars}");
     }
 
     /// Every text over an alphabet of the bytes that matter, up to length 4,

@@ -22,10 +22,13 @@
 use super::plan::{Atom, Lit, Obj, Plan};
 use super::seen::Seen;
 use super::shortest::{AFTER_CASE, INF};
-use super::utf8::Utf8;
+use super::utf8::{Next, Utf8};
 use super::Event;
 use crate::codec::read::comma_elements;
-use crate::codec::step::{plain_char, DecimalPrefix, ElementPrefix, Escape, Fed, StringPrefix};
+use crate::codec::scalar::{self, Decimal};
+use crate::codec::step::{
+    plain_char, plain_string, DecimalPrefix, ElementPrefix, Escape, Fed, StringPrefix,
+};
 use crate::codec::Native;
 use crate::decode::envelope::{self as env, ENVELOPE_KEYS};
 use crate::decode::{self, framing_words, rules, Decoded, STEP4};
@@ -105,8 +108,26 @@ enum Bytes {
     Comma,
 }
 
-/// A leaf being read.
+/// What the one-byte path ([`StreamDecoder::quick`]) reads in line: a
+/// cache of the decoder's state, recomputed after anything else ran.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Quick {
+    /// To be computed ([`StreamDecoder::set_mode`]).
+    Unknown,
+    /// Nothing in line.
+    Slow,
+    /// The literal's next byte (not its last).
+    Lit,
+    /// A string's plain byte.
+    Str,
+    /// A byte array's digit or comma.
+    Bytes,
+}
+
+/// A leaf being read. (An explicit tag: telling the kinds apart is one
+/// byte compare on the one-byte path, [`StreamDecoder::quick`].)
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
 enum Leaf {
     None,
     /// `i` bytes of `true` / `false` read.
@@ -291,6 +312,9 @@ pub struct StreamDecoder<'s> {
     keep: Option<String>,
     collect: bool,
     events: Vec<Event>,
+    /// What the one-byte path reads in line, and before which offset.
+    mode: Quick,
+    quick_limit: u64,
 }
 
 impl<'s> StreamDecoder<'s> {
@@ -322,6 +346,8 @@ impl<'s> StreamDecoder<'s> {
             keep: None,
             collect: false,
             events: Vec::new(),
+            mode: Quick::Unknown,
+            quick_limit: 0,
         }
     }
 
@@ -434,28 +460,57 @@ impl<'s> StreamDecoder<'s> {
     }
 
     /// The bytes of a short chunk (of at most [`SHORT`], as a model's
-    /// tokens are) read one at a time while each is an ASCII byte that
-    /// continues what is being read without ending it, or deviating: a
-    /// literal's next byte (not its last), a string's plain byte, an
-    /// integer's digit, a byte array's digit or comma. Exactly what
-    /// [`Self::run`] does with that byte (the one-byte chunkings of the
-    /// differential tests hold it to that), without its dispatch, the
-    /// UTF-8 step or the checks it makes per call. Returns how many bytes
-    /// are left for [`Self::feed_chunk`] (which sees every other byte,
-    /// and every longer chunk).
+    /// tokens are) read one at a time while each continues what is being
+    /// read without ending it or deviating: a literal's next byte (not its
+    /// last), a string's character or escape byte, an integer's digit, a
+    /// byte array's digit or comma. Exactly what [`Self::run`] (and, for a
+    /// character cut by chunks, [`Utf8::check`]) does with that byte — the
+    /// one-byte chunkings of the differential tests hold it to that —
+    /// without its dispatch, the UTF-8 step or the checks it makes per
+    /// call. Returns how many bytes are left for [`Self::feed_chunk`]
+    /// (which sees every other byte, and every longer chunk).
+    ///
+    /// A leaf is being read exactly when `self.leaf` is not `Leaf::None`
+    /// (the top frame's step is then `Value`). Otherwise [`Self::run`]
+    /// matches `self.lit`, except at a case id and once the document is
+    /// complete, where `self.lit` is the literal already matched in full
+    /// (`lit_i` is its length), so that no byte continues it here either.
     #[inline]
     fn quick(&mut self, chunk: &[u8]) -> usize {
-        if chunk.len() > SHORT
-            || self.failed.is_some()
-            || self.diag.is_some()
-            || self.utf8.pending()
-            || self.fed + (chunk.len() as u64) > MAX
-        {
+        if chunk.len() > SHORT {
             return chunk.len();
         }
+        if self.mode == Quick::Unknown {
+            self.set_mode();
+        }
         for (k, &b) in chunk.iter().enumerate() {
-            if !self.quick_byte(b) {
-                return chunk.len() - k;
+            let at = self.fed;
+            let read = b < 0x80
+                && at < self.quick_limit
+                && match self.mode {
+                    Quick::Lit => {
+                        let want = self.lit.text.as_bytes();
+                        let more = self.lit_i + 1 < want.len() && want.get(self.lit_i) == Some(&b);
+                        self.lit_i += usize::from(more);
+                        more
+                    }
+                    Quick::Str => match &mut self.leaf {
+                        Leaf::Str { p, .. } => p.push_plain(b, &mut self.text),
+                        _ => false,
+                    },
+                    Quick::Bytes => match &mut self.leaf {
+                        Leaf::Bytes { at: state, el } => {
+                            Self::quick_element(&mut self.bytes, state, el, b)
+                        }
+                        _ => false,
+                    },
+                    Quick::Unknown | Quick::Slow => false,
+                };
+            if !read {
+                if !self.quick_rare(b, at) {
+                    return chunk.len() - k;
+                }
+                continue;
             }
             self.fed += 1;
             self.pos += 1;
@@ -466,64 +521,112 @@ impl<'s> StreamDecoder<'s> {
         0
     }
 
-    /// One byte of [`Self::quick`], at offset `self.fed`: true when it was
-    /// read (and the offsets are to advance), false when nothing was done.
+    /// What [`Self::quick`] may read in line from here on, and before which
+    /// offset (the budget's bound for the bytes it reads; past it, and for
+    /// anything else, [`Self::quick_rare`] and [`Self::feed_chunk`]
+    /// decide).
     ///
     /// A leaf is being read exactly when `self.leaf` is not `Leaf::None`
     /// (the top frame's step is then `Value`). Otherwise [`Self::run`]
     /// matches `self.lit`, except at a case id and once the document is
     /// complete, where `self.lit` is the literal already matched in full
-    /// (`lit_i` is its length), so that no byte continues it here either.
-    #[inline]
-    fn quick_byte(&mut self, b: u8) -> bool {
-        let at = self.fed;
-        if b >= 0x80 || at == 0 {
-            return false;
-        }
-        if !matches!(self.leaf, Leaf::None) {
-            return self.quick_leaf(b, at);
-        }
+    /// (`lit_i` is its length), so that no byte continues it in line
+    /// either.
+    fn set_mode(&mut self) {
         debug_assert!(
-            self.phase != Phase::Done && self.frames.last().map(|f| f.step) != Some(Step::CaseId)
+            !matches!(self.leaf, Leaf::None)
+                || self.phase != Phase::Done
+                    && self.frames.last().map(|f| f.step) != Some(Step::CaseId)
                 || self.lit_i == self.lit.text.len()
         );
-        let want = self.lit.text.as_bytes();
-        if self.lit_i + 1 >= want.len() || want.get(self.lit_i) != Some(&b) {
-            return false;
-        }
-        self.lit_i += 1;
-        true
+        let fixed = u64::from(self.fixed);
+        let quiet = self.failed.is_none() && self.diag.is_none() && !self.utf8.pending();
+        // The first byte checks the schema's root (`lit_step`).
+        let (mode, limit) = match self.leaf {
+            _ if !quiet || self.fed == 0 => (Quick::Slow, 0),
+            Leaf::None => (Quick::Lit, MAX),
+            // Content may end before `MAX - 1 - fixed` (`str_step`).
+            Leaf::Str { open: true, .. } => (Quick::Str, MAX.saturating_sub(1 + fixed)),
+            // A digit needs `at + 2 + fixed <= MAX`, a comma `at + 3 + fixed
+            // <= MAX` (`bytes_step`).
+            Leaf::Bytes { .. } => (Quick::Bytes, MAX.saturating_sub(2 + fixed)),
+            _ => (Quick::Slow, 0),
+        };
+        self.mode = mode;
+        self.quick_limit = limit;
     }
 
-    /// A leaf's byte for [`Self::quick_byte`]: the conditions are those
-    /// under which [`Self::leaf_step`] reads it, the budget included.
-    #[inline]
-    fn quick_leaf(&mut self, b: u8, at: u64) -> bool {
+    /// A byte array's byte for [`Self::quick`], within the budget: the
+    /// conditions under which [`Self::bytes_step`] reads it.
+    #[inline(always)]
+    fn quick_element(
+        bytes: &mut Vec<u8>,
+        state: &mut Bytes,
+        el: &mut ElementPrefix,
+        b: u8,
+    ) -> bool {
+        match (*state, b) {
+            (Bytes::Element, b'0'..=b'9') => {
+                // (A copy: a refused digit leaves the prefix broken.)
+                let mut e = *el;
+                let read = e.push(b);
+                if read {
+                    *el = e;
+                }
+                read
+            }
+            (Bytes::First | Bytes::Comma, b'0'..=b'9') => {
+                let mut e = ElementPrefix::new();
+                e.push(b);
+                *state = Bytes::Element;
+                *el = e;
+                true
+            }
+            (Bytes::Element, b',') => {
+                if bytes.len() + 1 >= limits::MAX_BYTES_LEN {
+                    return false;
+                }
+                bytes.push(el.value().unwrap_or(0));
+                *state = Bytes::Comma;
+                *el = ElementPrefix::new();
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The rarer bytes of [`Self::quick`], out of line, with every check
+    /// of their own: a string's escape byte, an integer's digit, a byte
+    /// of a string's character of two to four bytes. True when the byte
+    /// was read (the offsets and the canonical copy advanced), false when
+    /// nothing was done.
+    #[inline(never)]
+    fn quick_rare(&mut self, b: u8, at: u64) -> bool {
+        if at == 0 || at >= MAX || self.failed.is_some() || self.diag.is_some() {
+            return false;
+        }
         let fixed = u64::from(self.fixed);
-        match &mut self.leaf {
+        if b >= 0x80 || self.utf8.pending() {
+            // The character's state changes what is read in line.
+            self.mode = Quick::Unknown;
+            return self.quick_utf8(b, fixed);
+        }
+        let read = match &mut self.leaf {
             Leaf::Str { open: true, p } => {
-                // Content may end before `MAX - 1 - fixed` (`str_step`).
-                if at + 1 + fixed >= MAX || b == b'"' {
+                // An escape's byte, kept when the escape can still fit the
+                // budget (`str_step`: content before `MAX - 1 - fixed`).
+                if at + 1 + fixed >= MAX {
                     return false;
                 }
-                if p.push_plain(b, &mut self.text) {
-                    return true;
-                }
-                // An escape's byte: what `str_step` does with it, when the
-                // string stays open and the escape can still fit.
-                let mut q = *p;
-                let len = self.text.len();
-                let one = [b];
-                let Ok(one) = std::str::from_utf8(&one) else {
+                let (before, len) = (*p, self.text.len());
+                if !p.push_escape(b, &mut self.text) {
                     return false;
-                };
-                if q.feed(one, &mut self.text) != Fed::More
-                    || escape_over(q, at + 1, fixed).is_some()
-                {
+                }
+                if escape_over(*p, at + 1, fixed).is_some() {
+                    *p = before;
                     self.text.truncate(len);
                     return false;
                 }
-                *p = q;
                 true
             }
             Leaf::Int {
@@ -543,41 +646,56 @@ impl<'s> StreamDecoder<'s> {
                 self.text.push(char::from(b));
                 true
             }
-            Leaf::Bytes { at: state, el } => match (*state, b) {
-                (Bytes::Element, b'0'..=b'9') => {
-                    let mut e = *el;
-                    if !e.push(b) || at + 2 + fixed > MAX {
-                        return false;
-                    }
-                    *el = e;
-                    true
-                }
-                (Bytes::First | Bytes::Comma, b'0'..=b'9') => {
-                    if at + 2 + fixed > MAX {
-                        return false;
-                    }
-                    let mut e = ElementPrefix::new();
-                    e.push(b);
-                    *state = Bytes::Element;
-                    *el = e;
-                    true
-                }
-                (Bytes::Element, b',') => {
-                    if self.bytes.len() + 1 >= limits::MAX_BYTES_LEN || at + 3 + fixed > MAX {
-                        return false;
-                    }
-                    self.bytes.push(el.value().unwrap_or(0));
-                    *state = Bytes::Comma;
-                    *el = ElementPrefix::new();
-                    true
-                }
-                _ => false,
-            },
             _ => false,
+        };
+        if read {
+            self.fed += 1;
+            self.pos += 1;
+            if let Some(keep) = &mut self.keep {
+                keep.push(char::from(b));
+            }
+        }
+        read
+    }
+
+    /// A byte of a string's character of two to four bytes, for
+    /// [`Self::quick`]: held as [`Utf8::check`] would hold it, or, when it
+    /// completes a character the string reads as itself (with room for
+    /// it, and within the budget, as `str_step` reads it), read.
+    fn quick_utf8(&mut self, b: u8, fixed: u64) -> bool {
+        let Leaf::Str { open: true, p } = &mut self.leaf else {
+            return false;
+        };
+        if p.escape() != Escape::None {
+            return false;
+        }
+        match self.utf8.next(b) {
+            Next::Other => false,
+            Next::Held => {
+                self.utf8.hold(b, self.fed);
+                self.fed += 1;
+                true
+            }
+            Next::Char(c, start) => {
+                // Content may end before `MAX - 1 - fixed` (`str_step`).
+                let end = start + c.len_utf8() as u64;
+                if end + 1 + fixed > MAX || !p.push_plain_char(c, &mut self.text) {
+                    return false;
+                }
+                self.utf8.clear();
+                self.fed += 1;
+                self.pos += c.len_utf8() as u64;
+                if let Some(keep) = &mut self.keep {
+                    keep.push(c);
+                }
+                true
+            }
         }
     }
 
     fn feed_chunk(&mut self, chunk: &[u8]) -> Result<(), Diagnostic> {
+        // Whatever runs here can change what the one-byte path may read.
+        self.mode = Quick::Unknown;
         if let Some(d) = &self.failed {
             return Err(d.clone());
         }
@@ -1203,6 +1321,9 @@ impl<'s> StreamDecoder<'s> {
                     if !fits(at + 1, 2) {
                         return Err(self.over_budget(at));
                     }
+                    if let Some(n) = self.whole_integer(b, i, repr) {
+                        return Ok(n);
+                    }
                     self.leaf = Leaf::Int {
                         repr,
                         open: true,
@@ -1223,6 +1344,17 @@ impl<'s> StreamDecoder<'s> {
                 if c == b'"' {
                     if !fits(at + 1, 1) {
                         return Err(self.over_budget(at));
+                    }
+                    if let Some(n) = plain_string(b.get(i + 1..).unwrap_or_default()) {
+                        // The whole string, written as itself, in this
+                        // chunk: read as `str_step` would, in one step.
+                        // Its content must end where the budget allows
+                        // (`str_step`'s limit).
+                        if self.at(i + 1 + n) + 1 + fixed <= MAX {
+                            let text = s.get(i + 1..i + 1 + n).unwrap_or_default().to_owned();
+                            self.field_done(Value::String(text));
+                            return Ok(i + n + 2);
+                        }
                     }
                     self.leaf = Leaf::Str { open: true, p };
                     Ok(i + 1)
@@ -1296,6 +1428,36 @@ impl<'s> StreamDecoder<'s> {
             self.bytes.push(value as u8);
             k += len + 1;
         }
+    }
+
+    /// A whole canonical integer in this chunk, from its opening quote at
+    /// `i`: read at once with the codec's decimal rule when it is in
+    /// `repr`'s range and its closing quote fits the budget (which implies
+    /// every budget check `int_step` makes on the way). Returns the index
+    /// after the closing quote; `None` leaves it to `int_step`, byte by
+    /// byte, which names any refusal.
+    fn whole_integer(&mut self, b: &[u8], i: usize, repr: Repr) -> Option<usize> {
+        let Decimal::Value {
+            negative,
+            magnitude,
+            end,
+        } = scalar::decimal(b, i + 1)
+        else {
+            return None;
+        };
+        if b.get(end) != Some(&b'"') || self.at(end) + 1 + u64::from(self.fixed) > MAX {
+            return None;
+        }
+        let value = match repr {
+            Repr::U8 | Repr::U64 => (!negative && scalar::unsigned_fits(repr, magnitude))
+                .then_some(Value::U64(magnitude)),
+            Repr::I32 | Repr::I64 => scalar::signed(negative, magnitude)
+                .filter(|&v| scalar::signed_fits(repr, v))
+                .map(Value::I64),
+            _ => None,
+        }?;
+        self.field_done(value);
+        Some(end + 1)
     }
 
     fn int_step(

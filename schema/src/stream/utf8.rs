@@ -32,7 +32,65 @@ fn is_lead(b: u8) -> bool {
     (0xC2..=0xF4).contains(&b)
 }
 
+/// What one more byte does to the character being assembled
+/// ([`Utf8::next`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Next {
+    /// The byte begins or continues a character that is not complete yet.
+    Held,
+    /// The byte completes this character, whose first byte is at this
+    /// offset.
+    Char(char, u64),
+    /// Anything else: an ASCII byte, or a byte that cannot begin or
+    /// continue a character here ([`Utf8::check`] reports those).
+    Other,
+}
+
 impl Utf8 {
+    /// What [`Utf8::check`] does with the chunk `[b]`, for a
+    /// reader fed one byte at a time, without changing anything: hold it,
+    /// complete a character with it, or something else. The caller then
+    /// [`hold`](Utf8::hold)s the byte or [`clear`](Utf8::clear)s the
+    /// completed character, or leaves both to `check`.
+    #[inline]
+    pub fn next(&self, b: u8) -> Next {
+        let n = usize::from(self.len);
+        if n == 0 {
+            return if is_lead(b) { Next::Held } else { Next::Other };
+        }
+        let mut bytes = self.held;
+        if let Some(slot) = bytes.get_mut(n) {
+            *slot = b;
+        }
+        match std::str::from_utf8(bytes.get(..n + 1).unwrap_or_default()) {
+            Ok(s) => match s.chars().next() {
+                Some(c) => Next::Char(c, self.at),
+                None => Next::Other,
+            },
+            Err(e) if e.error_len().is_none() => Next::Held,
+            Err(_) => Next::Other,
+        }
+    }
+
+    /// Holds `b`, at offset `at`, as [`Utf8::next`] said ([`Next::Held`]).
+    #[inline]
+    pub fn hold(&mut self, b: u8, at: u64) {
+        let n = usize::from(self.len);
+        if n == 0 {
+            self.at = at;
+        }
+        if let Some(slot) = self.held.get_mut(n) {
+            *slot = b;
+            self.len += 1;
+        }
+    }
+
+    /// Forgets the character [`Utf8::next`] completed ([`Next::Char`]).
+    #[inline]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
     /// True when a character is waiting for its last bytes.
     pub fn pending(&self) -> bool {
         self.len > 0
@@ -149,6 +207,59 @@ impl Utf8 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `next` with `hold` and `clear` is `check` of one-byte chunks,
+    /// wherever it holds or completes: every sequence of up to three bytes
+    /// over the bytes that matter, and every character's encoding.
+    #[test]
+    fn next_is_check_of_one_byte() {
+        let alphabet = [
+            0x41u8, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc2, 0xc3, 0xdf, 0xe0, 0xe2, 0xed,
+            0xef, 0xf0, 0xf4, 0xf5, 0xff,
+        ];
+        let mut texts: Vec<Vec<u8>> = Vec::new();
+        for a in alphabet {
+            for b in alphabet {
+                for c in alphabet {
+                    texts.push(vec![a, b, c]);
+                }
+            }
+        }
+        for c in ['é', '\u{85}', '€', '日', '😀', '\u{10ffff}', '\u{fffd}'] {
+            let mut t = c.to_string().into_bytes();
+            t.push(b'x');
+            texts.push(t);
+        }
+        let mut agreed = (0, 0);
+        for t in &texts {
+            let (mut quick, mut full) = (Utf8::default(), Utf8::default());
+            for (k, &b) in t.iter().enumerate() {
+                let at = k as u64;
+                let one = [b];
+                let c = full.check(&one, at);
+                match quick.next(b) {
+                    Next::Held => {
+                        quick.hold(b, at);
+                        assert!(c.head.is_none() && c.body.is_empty() && c.invalid.is_none());
+                        assert!(full.pending(), "{t:?} at {k}");
+                        agreed.0 += 1;
+                    }
+                    Next::Char(ch, start) => {
+                        quick.clear();
+                        assert_eq!(c.head, Some((ch, start)), "{t:?} at {k}");
+                        assert!(c.body.is_empty() && c.invalid.is_none() && !full.pending());
+                        agreed.1 += 1;
+                    }
+                    // `check` decides; the quick state is left as it was
+                    // (and this text is done with).
+                    Next::Other => break,
+                }
+                assert_eq!(quick.pending(), full.pending(), "{t:?} at {k}");
+                assert_eq!((quick.len, quick.at), (full.len, full.at), "{t:?} at {k}");
+            }
+        }
+        assert!(agreed.0 > 1000 && agreed.1 > 100, "{agreed:?}");
+    }
 
     /// Whatever the cutting, the characters that come out are the text's,
     /// and an invalid sequence is found at the first byte that makes it
