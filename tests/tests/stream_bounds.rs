@@ -131,6 +131,90 @@ fn a_defect_at_every_offset_of_a_block() {
     assert!(refused > 500, "{refused}");
 }
 
+/// A record of sixteen filler strings, the leaf under test (`root.x`),
+/// then a boolean and a nested record (so that something always follows,
+/// written as short as it can be): the schema, its document with an empty
+/// first filler, and where that filler's content goes.
+fn bounded(repr: Repr, leaf: &Value) -> (Schema, String, usize) {
+    let mut fields: Vec<_> = (0..16)
+        .map(|k| scalar(&format!("root.f{k:02}"), Repr::String))
+        .collect();
+    fields.push(scalar("root.x", repr));
+    fields.push(scalar("root.z", Repr::Bool));
+    fields.push(nested("root.sub", 0));
+    let s = schema(vec![
+        record("sub", vec![scalar("sub.b", Repr::Bool)]),
+        record("root", fields),
+    ]);
+    let mut v: Vec<(String, Value)> = (0..16)
+        .map(|k| {
+            let n = if k == 0 { 0 } else { 4096 };
+            (format!("root.f{k:02}"), Value::String("a".repeat(n)))
+        })
+        .collect();
+    v.push(("root.x".into(), leaf.clone()));
+    v.push(("root.z".into(), Value::Bool(true)));
+    v.push((
+        "root.sub".into(),
+        Value::Record(vec![("sub.b".into(), Value::Bool(true))]),
+    ));
+    let short = encode(&s, &Value::Record(v)).expect("encodes");
+    let filler = short.find("\"root.f00\":\"\"").expect("the filler") + 12;
+    (s, short, filler)
+}
+
+/// The exact offset of a refusal for size: each leaf below, in a document
+/// of exactly 65537 bytes whose every byte after the leaf is as short as
+/// it can be, is refused at the leaf's *decisive* byte, the first after
+/// which even the shortest completion no longer fits (worked out by hand
+/// below from the shortest leaf each prefix allows); one byte shorter, the
+/// document is admitted.
+#[test]
+fn the_offset_of_a_refusal_for_size() {
+    let cases: [(Repr, Value, usize, &str); 6] = [
+        // `"55"`: `"` → `"0"`, `"5` → `"5"`, `"55` is one longer.
+        (Repr::U64, Value::U64(55), 2, "the second digit"),
+        // `"-5"`: `"` → `"0"`, `"-` → `"-1"`, one longer.
+        (Repr::I64, Value::I64(-5), 1, "the minus sign"),
+        // `"ab"`: `"` → `""`, `"a` → `"a"`, `"ab` one longer.
+        (
+            Repr::String,
+            Value::String("ab".into()),
+            2,
+            "the second character",
+        ),
+        // `"\n"`: `"\` needs an escape's letter and the quote.
+        (Repr::String, Value::String("\n".into()), 1, "the backslash"),
+        // `"é"`: its first byte needs its second, then the quote.
+        (
+            Repr::String,
+            Value::String("é".into()),
+            1,
+            "the character's first byte",
+        ),
+        // `[7,42]`: `[7,` → `[7,0]`, `[7,4` → `[7,4]`, `[7,42` one longer.
+        (Repr::Bytes, Value::Bytes(vec![7, 42]), 4, "the last digit"),
+    ];
+    for (repr, leaf, decisive, what) in cases {
+        let (s, short, filler) = bounded(repr, &leaf);
+        let at = short.find("\"root.x\":").expect("the leaf's key") + 9;
+        for (len, refused) in [(65537usize, true), (65536, false)] {
+            let mut doc = short.clone();
+            doc.insert_str(filler, &"a".repeat(len - short.len()));
+            let d = check(&s, doc.as_bytes());
+            assert_eq!(d.is_some(), refused, "{what}: {len} bytes");
+            if let Some(d) = d {
+                let expected = (at + len - short.len() + decisive) as u64;
+                assert_eq!(
+                    (d.rule, d.offset),
+                    ("document_bytes", Some(expected)),
+                    "{what}"
+                );
+            }
+        }
+    }
+}
+
 /// Every leaf and literal cut by the size bound at every offset: a record
 /// of filler strings (the first one's length moves the bound), then the
 /// leaf under test, then a boolean (so that something always follows).
@@ -170,34 +254,8 @@ fn every_leaf_at_the_size_bound() {
     ];
     let mut outcomes = (0, 0);
     for (repr, leaf, what) in leaves {
-        let mut fields: Vec<_> = (0..16)
-            .map(|k| scalar(&format!("root.f{k:02}"), Repr::String))
-            .collect();
-        fields.push(scalar("root.x", repr));
-        fields.push(scalar("root.z", Repr::Bool));
-        let s = schema(vec![record("sub", vec![scalar("sub.b", Repr::Bool)]), {
-            fields.push(nested("root.sub", 0));
-            record("root", fields)
-        }]);
-        let value = |first: usize| {
-            let mut v: Vec<(String, Value)> = (0..16)
-                .map(|k| {
-                    let n = if k == 0 { first } else { 4096 };
-                    (format!("root.f{k:02}"), Value::String("a".repeat(n)))
-                })
-                .collect();
-            v.push(("root.x".into(), leaf.clone()));
-            v.push(("root.z".into(), Value::Bool(true)));
-            v.push((
-                "root.sub".into(),
-                Value::Record(vec![("sub.b".into(), Value::Bool(false))]),
-            ));
-            Value::Record(v)
-        };
-        // The document with an empty first filler, to find the leaf.
-        let short = encode(&s, &value(0)).expect("encodes");
+        let (s, short, filler) = bounded(repr, &leaf);
         let x = short.find("\"root.x\":").expect("the leaf's key");
-        let filler = short.find("\"root.f00\":\"\"").expect("the filler") + 12;
         // Byte `cut` of `short` moves to offset 65536 with 65536 - cut
         // bytes of filler: from the leaf's key to the end of the document.
         let mut cuts = 0;

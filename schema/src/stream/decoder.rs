@@ -634,14 +634,13 @@ impl<'s> StreamDecoder<'s> {
                 open: true,
                 d,
             } => {
-                // A quote ends it; a `-` has its own budget (`int_step`).
-                if b == b'"' || b == b'-' || at + 2 + fixed > MAX {
+                // A quote ends it (`int_step`).
+                if b == b'"' {
                     return false;
                 }
-                let mut next = *d;
-                if !(next.push(b) && next.viable(*repr)) {
+                let Ok(next) = integer_byte(*d, b, *repr, at, fixed) else {
                     return false;
-                }
+                };
                 *d = next;
                 self.text.push(char::from(b));
                 true
@@ -1489,33 +1488,28 @@ impl<'s> StreamDecoder<'s> {
                     }
                 };
             }
-            let mut next = d;
-            if !(next.push(c) && next.viable(repr)) {
-                self.leaf = Leaf::Int {
-                    repr,
-                    open: true,
-                    d,
-                };
-                let ptr = self.leaf_ptr();
-                let prefix = format!("\"{}", self.text);
-                self.enter(
-                    at,
-                    self.stack_upto(Obj::Fields),
-                    Resume::Value,
-                    &prefix,
-                    Place::InInteger(repr, ptr),
-                    "a canonical decimal".to_owned(),
-                );
-                return Ok(i);
-            }
-            let rest = if next.canonical() && d == DecimalPrefix::new() && c == b'-' {
-                2
-            } else {
-                1
+            let next = match integer_byte(d, c, repr, at, u64::from(self.fixed)) {
+                Ok(next) => next,
+                Err(IntStop::OverBudget) => return Err(self.over_budget(at)),
+                Err(IntStop::Deviates) => {
+                    self.leaf = Leaf::Int {
+                        repr,
+                        open: true,
+                        d,
+                    };
+                    let ptr = self.leaf_ptr();
+                    let prefix = format!("\"{}", self.text);
+                    self.enter(
+                        at,
+                        self.stack_upto(Obj::Fields),
+                        Resume::Value,
+                        &prefix,
+                        Place::InInteger(repr, ptr),
+                        "a canonical decimal".to_owned(),
+                    );
+                    return Ok(i);
+                }
             };
-            if at + 1 + rest + u64::from(self.fixed) > MAX {
-                return Err(self.over_budget(at));
-            }
             d = next;
             self.text.push(char::from(c));
             i += 1;
@@ -2003,6 +1997,42 @@ fn hear(h: &mut Heard, text: &mut String, t: Tok<'_>) -> Result<(), ()> {
 }
 
 /// `s` as a detail shows a snippet: at most 24 characters, quoted.
+/// Why [`integer_byte`] does not read a byte.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum IntStop {
+    /// The text is no longer a prefix of an integer in range.
+    Deviates,
+    /// No continuation fits the budget.
+    OverBudget,
+}
+
+/// An integer string's byte `c` (not its closing quote) at offset `at`,
+/// after `d`: the prefix with it, when it is still viable for `repr` and
+/// the rest (at least a digit after a first `-`, then the closing quote)
+/// fits the budget (`fixed` bytes must follow the string). The deviation
+/// is decided before the budget.
+fn integer_byte(
+    d: DecimalPrefix,
+    c: u8,
+    repr: Repr,
+    at: u64,
+    fixed: u64,
+) -> Result<DecimalPrefix, IntStop> {
+    let mut next = d;
+    if !(next.push(c) && next.viable(repr)) {
+        return Err(IntStop::Deviates);
+    }
+    let rest = if next.canonical() && d == DecimalPrefix::new() && c == b'-' {
+        2
+    } else {
+        1
+    };
+    if at + 1 + rest + fixed > MAX {
+        return Err(IntStop::OverBudget);
+    }
+    Ok(next)
+}
+
 /// Where a string's open escape, `p`'s after the bytes before offset
 /// `now`, can no longer fit the budget (`fixed` bytes must follow the
 /// string): the offset the refusal names, or `None` when it fits (or no
