@@ -279,3 +279,31 @@ fn every_leaf_at_the_size_bound() {
     }
     assert!(outcomes.0 > 0 && outcomes.1 > 100, "{outcomes:?}");
 }
+
+/// A refusal is final, whatever comes after it and however it is fed: an
+/// empty chunk, one byte (the one-byte path), a long chunk, `finish`.
+#[test]
+fn a_refusal_is_final() {
+    let s = arrays(1);
+    let doc = document(&s, &[vec![7, 42]]);
+    let bad = doc.replacen("42", "420", 1);
+    for sizes in [vec![1usize], vec![3], vec![bad.len()]] {
+        let mut d = spx_schema::stream::StreamDecoder::new(&s);
+        let refusal = spx_tests::stream::pieces(bad.as_bytes(), &sizes)
+            .into_iter()
+            .find_map(|c| d.feed(c).err())
+            .expect("refused");
+        assert_eq!(refusal.rule, "value.bytes_element", "{sizes:?}");
+        for next in [&b""[..], b"1", b",", &[b'7'; 40][..]] {
+            assert_eq!(
+                d.feed(next),
+                Err(refusal.clone()),
+                "{sizes:?} then {next:?}"
+            );
+            let mut events = 0;
+            let again = d.feed_with(next, &mut |_| events += 1);
+            assert_eq!((again, events), (Err(refusal.clone()), 0), "{sizes:?}");
+        }
+        assert_eq!(d.finish().map(|_| ()), Err(refusal), "{sizes:?}");
+    }
+}

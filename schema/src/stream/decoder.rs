@@ -371,7 +371,8 @@ impl<'s> StreamDecoder<'s> {
     pub fn feed(&mut self, chunk: &[u8]) -> Result<(), Diagnostic> {
         self.collect = false;
         match self.quick(chunk) {
-            0 => Ok(()),
+            // (An empty chunk still goes on: a refusal is returned again.)
+            0 if !chunk.is_empty() => Ok(()),
             n => self.feed_chunk(chunk.get(chunk.len() - n..).unwrap_or_default()),
         }
     }
@@ -387,7 +388,7 @@ impl<'s> StreamDecoder<'s> {
     ) -> Result<(), Diagnostic> {
         self.collect = true;
         let r = match self.quick(chunk) {
-            0 => Ok(()),
+            0 if !chunk.is_empty() => Ok(()),
             n => self.feed_chunk(chunk.get(chunk.len() - n..).unwrap_or_default()),
         };
         for e in self.events.drain(..) {
