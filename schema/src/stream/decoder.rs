@@ -2366,6 +2366,23 @@ impl StreamDecoder<'_> {
         self.detail(d, &p, seen, &Failure::BytesElement { node: 0 })
     }
 
+    /// A key of the envelope or of a type value (`obj`) missing or not
+    /// allowed (`failure`), at `ptr`: the rule of that object, with the
+    /// walk's detail.
+    fn key_refusal(&self, obj: Obj, ptr: String, seen: &Seen, failure: &Failure<'_>) -> Diagnostic {
+        let rule = if obj == Obj::Env {
+            rules::ENVELOPE_KEYS
+        } else {
+            rules::VALUE_SHAPE
+        };
+        self.detail(
+            Diagnostic::z205(rule).at_pointer(ptr.clone()),
+            &ptr,
+            seen,
+            failure,
+        )
+    }
+
     /// `}` where member `i` of `obj` was expected: it is missing.
     fn missing(&self, obj: Obj, i: usize) -> Diagnostic {
         let keys = self.obj_keys(obj);
@@ -2373,24 +2390,16 @@ impl StreamDecoder<'_> {
         let ptr = self.child_ptr(obj, key);
         let seen = Seen::of(Start::Object);
         match obj {
-            Obj::Env | Obj::Value => {
-                let rule = if obj == Obj::Env {
-                    rules::ENVELOPE_KEYS
-                } else {
-                    rules::VALUE_SHAPE
-                };
-                let failure = Failure::MissingKey {
+            Obj::Env | Obj::Value => self.key_refusal(
+                obj,
+                ptr,
+                &seen,
+                &Failure::MissingKey {
                     obj: 0,
                     key,
                     keys: &keys,
-                };
-                self.detail(
-                    Diagnostic::z205(rule).at_pointer(ptr.clone()),
-                    &ptr,
-                    &seen,
-                    &failure,
-                )
-            }
+                },
+            ),
             Obj::Fields => {
                 let d = Diagnostic::z206("value.fields.missing").at_pointer(ptr.clone());
                 let field = self.frames.last().and_then(|f| self.decl(f).get(i));
@@ -2408,24 +2417,16 @@ impl StreamDecoder<'_> {
         let ptr = self.child_ptr(obj, key);
         let seen = Seen::of(Start::Object);
         match obj {
-            Obj::Env | Obj::Value => {
-                let rule = if obj == Obj::Env {
-                    rules::ENVELOPE_KEYS
-                } else {
-                    rules::VALUE_SHAPE
-                };
-                let failure = Failure::UnexpectedKey {
+            Obj::Env | Obj::Value => self.key_refusal(
+                obj,
+                ptr,
+                &seen,
+                &Failure::UnexpectedKey {
                     obj: 0,
                     key,
                     keys: &keys,
-                };
-                self.detail(
-                    Diagnostic::z205(rule).at_pointer(ptr.clone()),
-                    &ptr,
-                    &seen,
-                    &failure,
-                )
-            }
+                },
+            ),
             Obj::Fields => {
                 let decl = self.frames.last().map_or(&[][..], |f| self.decl(f));
                 let d = Diagnostic::z206("value.fields.unknown").at_pointer(ptr.clone());
